@@ -1,0 +1,348 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import type { BudgetUsage } from "./budget.js"
+import {
+  BackendError,
+  DuplicateToolCallId,
+  InvalidRequest,
+  InvalidToolCallId,
+  ProjectionError,
+  RawTooLarge,
+  RequestTooLarge,
+  RunMismatch,
+  RunNotActive,
+  type ToolBoundaryError,
+  type ToolErrorCode,
+  ToolNotAuthorized,
+  ToolNotReadOnly,
+  toToolErrorCode,
+  UnknownTool
+} from "./errors.js"
+import { isValidId, type StepId, type ToolCallId } from "./ids.js"
+import { newProjectingInvocation, type ProjectingInvocation, toError, toReady } from "./invocation.js"
+import { type Json, type JsonObject, stableStringify, utf8Bytes } from "./json.js"
+import type { RunContext } from "./run.js"
+import type { EvidenceStatus, InvocationStatus } from "./status.js"
+import { CanonicalInvocationStore } from "./store.js"
+import type { Projection, ToolCallContext, ToolCallEnvelope, ToolDefinition } from "./tool.js"
+
+/** What the model sees of one call: whitelisted, bounded, redacted fields only. */
+export type AgentObservation = JsonObject
+
+/** What the harness sees of one call: counts, scope, duplicate identity, budgets. */
+export interface ControlView {
+  readonly toolCallId: string | null
+  readonly toolName: string
+  /** Whether a canonical record exists for this call (false when refused before creation). */
+  readonly recordCreated: boolean
+  readonly status: InvocationStatus
+  readonly evidenceStatus: EvidenceStatus
+  readonly errorCode: ToolErrorCode | null
+  readonly returnedCount: number
+  readonly truncated: boolean
+  readonly scope: JsonObject | null
+  /** `toolName` + normalized scope: equal identities mean a repeated request. */
+  readonly duplicateIdentity: string | null
+  readonly requestBytes: number
+  readonly rawBytes: number
+  readonly projectionBytes: number
+  readonly latencyMs: number
+  readonly budgetRemaining: BudgetUsage
+}
+
+export interface ToolCallOutcome {
+  readonly observation: AgentObservation
+  readonly control: ControlView
+  /** Internal cause, for logs and tests. Never give it to the model. */
+  readonly error: ToolBoundaryError | null
+}
+
+export interface ToolBoundaryConfig {
+  /** Backend time limit when a tool sets none. */
+  readonly backendTimeoutMillis: number
+}
+
+export const defaultToolBoundaryConfig: ToolBoundaryConfig = { backendTimeoutMillis: 30_000 }
+
+export interface ToolBoundaryShape {
+  readonly run: RunContext
+  /** Executes one tool call under every rule. Never fails: failures become error codes. */
+  readonly call: (envelope: ToolCallEnvelope) => Effect.Effect<ToolCallOutcome>
+  /** The model-facing tool list: only authorized, read-only, registered tools. */
+  readonly tools: ReadonlyArray<ToolDefinition>
+}
+
+/** Bytes reserved for the observation envelope around a projection body. */
+const ENVELOPE_OVERHEAD_BYTES = 256
+
+interface Progress {
+  toolCallId: ToolCallId | null
+  record: ProjectingInvocation | null
+  requestBytes: number
+  rawBytes: number
+}
+
+const parseArguments = (toolName: string, args: unknown): Effect.Effect<unknown, InvalidRequest> => {
+  if (typeof args !== "string") return Effect.succeed(args ?? {})
+  if (args.trim() === "") return Effect.succeed({})
+  try {
+    return Effect.succeed(JSON.parse(args) as unknown)
+  } catch {
+    return Effect.fail(new InvalidRequest({ toolName, issues: ["arguments: not valid JSON"] }))
+  }
+}
+
+/**
+ * The single entry point for tool calls of one run. Applies, in order: run active, run id,
+ * toolCallId form and uniqueness, authorization, read-only, request preflight, call and
+ * request-byte budget, canonical record (PROJECTING), backend, raw limit and budget,
+ * projection and its budget, READY; then durable audit, best-effort.
+ */
+export const makeToolBoundary = (options: {
+  readonly run: RunContext
+  readonly tools: ReadonlyArray<ToolDefinition>
+  readonly config?: Partial<ToolBoundaryConfig>
+}): Effect.Effect<ToolBoundaryShape, never, CanonicalInvocationStore> =>
+  Effect.gen(function* () {
+    const store = yield* CanonicalInvocationStore
+    const { run } = options
+    const config = { ...defaultToolBoundaryConfig, ...options.config }
+    const registry = new Map(options.tools.map((t) => [t.name, t]))
+    const limits = run.budget.limits
+
+    const execute = (envelope: ToolCallEnvelope, progress: Progress, startedAt: number) =>
+      Effect.gen(function* () {
+        const state = yield* run.state
+        if (state !== "ACTIVE") return yield* Effect.fail(new RunNotActive({ state }))
+        if (envelope.runId !== run.runId) return yield* Effect.fail(new RunMismatch())
+        if (!isValidId(envelope.toolCallId)) {
+          const raw: unknown = envelope.toolCallId
+          const length = typeof raw === "string" ? raw.length : -1
+          return yield* Effect.fail(new InvalidToolCallId({ length }))
+        }
+        const toolCallId = envelope.toolCallId as ToolCallId
+        if (!(yield* run.claimToolCallId(toolCallId))) {
+          return yield* Effect.fail(new DuplicateToolCallId({ toolCallId }))
+        }
+        progress.toolCallId = toolCallId
+        const toolName = envelope.toolName
+        if (!run.authorizedTools.has(toolName)) return yield* Effect.fail(new ToolNotAuthorized({ toolName }))
+        const tool = registry.get(toolName)
+        if (!tool) return yield* Effect.fail(new UnknownTool({ toolName }))
+        if (tool.readOnly !== true) return yield* Effect.fail(new ToolNotReadOnly({ toolName }))
+
+        // Preflight: size first (never parse a huge payload), then JSON, then the typed schema.
+        const argText =
+          typeof envelope.arguments === "string"
+            ? envelope.arguments
+            : JSON.stringify(envelope.arguments ?? {})
+        const argBytes = utf8Bytes(argText)
+        if (argBytes > limits.maxRequestBytesPerCall) {
+          return yield* Effect.fail(
+            new RequestTooLarge({ bytes: argBytes, limit: limits.maxRequestBytesPerCall })
+          )
+        }
+        const args = yield* parseArguments(toolName, envelope.arguments)
+        const parsed = tool.requestSchema.safeParse(args)
+        if (!parsed.success) {
+          const issues = parsed.error.issues
+            .slice(0, 10)
+            .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+          return yield* Effect.fail(new InvalidRequest({ toolName, issues }))
+        }
+        const request = parsed.data
+        const requestJson = JSON.parse(JSON.stringify(request ?? null)) as Json
+        const requestBytes = utf8Bytes(JSON.stringify(requestJson))
+        progress.requestBytes = requestBytes
+        yield* run.budget.reserve({ toolCalls: 1, requestBytes })
+
+        const stepId = isValidId(envelope.stepId) ? (envelope.stepId as StepId) : null
+        const record = newProjectingInvocation({
+          runId: run.runId,
+          sessionId: run.sessionId,
+          toolCallId,
+          toolName,
+          stepId,
+          request: requestJson,
+          requestBytes,
+          createdAt: startedAt
+        })
+        yield* store.create(record)
+        progress.record = record
+
+        const context: ToolCallContext = {
+          runId: run.runId,
+          sessionId: run.sessionId,
+          toolCallId,
+          stepId,
+          now: startedAt
+        }
+        const raw = yield* Effect.suspend(() => tool.execute(request, context)).pipe(
+          Effect.catchDefect((cause) => Effect.fail(new BackendError({ toolName, cause }))),
+          Effect.timeoutOrElse({
+            duration: tool.timeoutMillis ?? config.backendTimeoutMillis,
+            orElse: () => Effect.fail(new BackendError({ toolName, timeout: true }))
+          })
+        )
+
+        // Raw is internal fact: over its limit it is an error, never silently truncated.
+        const rawText = JSON.stringify(raw ?? null)
+        const rawBytes = utf8Bytes(rawText)
+        progress.rawBytes = rawBytes
+        if (rawBytes > limits.maxRawBytesPerCall) {
+          return yield* Effect.fail(new RawTooLarge({ bytes: rawBytes, limit: limits.maxRawBytesPerCall }))
+        }
+        yield* run.budget.reserve({ rawBytes })
+
+        const projection: Projection = yield* Effect.suspend(() =>
+          tool.project({
+            request,
+            toolCallId,
+            raw,
+            maxBytes: Math.max(0, limits.maxProjectionBytesPerCall - ENVELOPE_OVERHEAD_BYTES)
+          })
+        ).pipe(Effect.catchDefect(() => Effect.fail(new ProjectionError({ reason: "PROJECTOR_DEFECT" }))))
+
+        const observation: AgentObservation = {
+          tool_call_id: toolCallId,
+          tool: toolName,
+          status: "READY",
+          evidence_status: projection.evidenceStatus,
+          truncated: projection.truncated,
+          ...projection.observation
+        }
+        const projectionBytes = utf8Bytes(JSON.stringify(observation))
+        if (projectionBytes > limits.maxProjectionBytesPerCall) {
+          return yield* Effect.fail(new ProjectionError({ reason: "OVER_BYTE_BUDGET" }))
+        }
+        yield* run.budget.reserve({ projectionBytes })
+
+        const at = yield* Clock.currentTimeMillis
+        yield* store.transition(
+          toReady(record, {
+            evidenceStatus: projection.evidenceStatus,
+            rawResponse: JSON.parse(rawText) as Json,
+            rawBytes,
+            agentResult: observation,
+            projectionBytes,
+            truncated: projection.truncated,
+            at
+          })
+        )
+        const scope = projection.scope ?? tool.scopeOf?.(request, context) ?? (requestJson as JsonObject)
+        return { observation, projection, projectionBytes, rawBytes, requestBytes, scope, toolCallId }
+      })
+
+    const call = (envelope: ToolCallEnvelope): Effect.Effect<ToolCallOutcome> =>
+      Effect.gen(function* () {
+        const startedAt = yield* Clock.currentTimeMillis
+        const progress: Progress = { toolCallId: null, record: null, requestBytes: 0, rawBytes: 0 }
+        const result = yield* Effect.result(execute(envelope, progress, startedAt))
+        const finishedAt = yield* Clock.currentTimeMillis
+        const budgetRemaining = yield* run.budget.remaining
+        const toolName = String(envelope.toolName).slice(0, 128)
+        const stepId = isValidId(envelope.stepId) ? envelope.stepId : null
+
+        let outcome: ToolCallOutcome
+        if (result._tag === "Success") {
+          const ok = result.success
+          outcome = {
+            observation: ok.observation,
+            error: null,
+            control: {
+              toolCallId: ok.toolCallId,
+              toolName,
+              recordCreated: true,
+              status: "READY",
+              evidenceStatus: ok.projection.evidenceStatus,
+              errorCode: null,
+              returnedCount: ok.projection.returnedCount,
+              truncated: ok.projection.truncated,
+              scope: ok.scope,
+              duplicateIdentity: `${toolName}:${stableStringify(ok.scope)}`,
+              requestBytes: ok.requestBytes,
+              rawBytes: ok.rawBytes,
+              projectionBytes: ok.projectionBytes,
+              latencyMs: finishedAt - startedAt,
+              budgetRemaining
+            }
+          }
+        } else {
+          const error = result.failure
+          const errorCode = toToolErrorCode(error)
+          // Best-effort: a record that exists must not stay PROJECTING.
+          if (progress.record) {
+            yield* store.transition(toError(progress.record, errorCode, finishedAt)).pipe(Effect.ignore)
+          }
+          outcome = {
+            error,
+            observation: {
+              tool_call_id: progress.toolCallId,
+              tool: toolName,
+              status: "ERROR",
+              evidence_status: "ERROR",
+              error_code: errorCode
+            },
+            control: {
+              toolCallId: progress.toolCallId,
+              toolName,
+              recordCreated: progress.record !== null,
+              status: "ERROR",
+              evidenceStatus: "ERROR",
+              errorCode,
+              returnedCount: 0,
+              truncated: false,
+              scope: null,
+              duplicateIdentity: null,
+              requestBytes: progress.requestBytes,
+              rawBytes: progress.rawBytes,
+              projectionBytes: 0,
+              latencyMs: finishedAt - startedAt,
+              budgetRemaining
+            }
+          }
+        }
+
+        // Durable audit: best-effort, and a failure never changes the result.
+        const c = outcome.control
+        if (c.toolCallId !== null) {
+          yield* run.recorder.toolInvocation({
+            toolCallId: c.toolCallId,
+            toolName,
+            stepId,
+            status: c.recordCreated ? c.status : null,
+            evidenceStatus: c.recordCreated ? c.evidenceStatus : null,
+            errorCode: c.errorCode,
+            latencyMs: c.latencyMs,
+            requestBytes: c.requestBytes,
+            rawBytes: c.rawBytes,
+            projectionBytes: c.projectionBytes,
+            truncated: c.truncated,
+            returnedCount: c.recordCreated && c.errorCode === null ? c.returnedCount : null,
+            startedAt,
+            metadata: c.duplicateIdentity ? { duplicate_identity: c.duplicateIdentity.slice(0, 512) } : {}
+          })
+        }
+        yield* run.recorder.event("TOOL_INVOCATION", {
+          tool_call_id: c.toolCallId,
+          tool: toolName,
+          step_id: stepId,
+          status: c.status,
+          evidence_status: c.evidenceStatus,
+          error_code: c.errorCode,
+          latency_ms: c.latencyMs,
+          truncated: c.truncated
+        })
+        return outcome
+      })
+
+    const tools = options.tools.filter((t) => t.readOnly && run.authorizedTools.has(t.name))
+    return { run, call, tools }
+  })
+
+/** The ToolBoundary of the current run, as a service. */
+export class ToolBoundary extends Context.Service<ToolBoundary, ToolBoundaryShape>()(
+  "@aiops-harness/core/ToolBoundary"
+) {
+  static readonly layer = (options: Parameters<typeof makeToolBoundary>[0]) =>
+    Layer.effect(ToolBoundary, makeToolBoundary(options))
+}

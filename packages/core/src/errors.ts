@@ -1,0 +1,177 @@
+import { Data } from "effect"
+import type { InvocationStatus } from "./status.js"
+
+/**
+ * Stable codes: the only failure information the model ever receives.
+ * Never put exception text, stacks or backend messages next to them.
+ */
+export const TOOL_ERROR_CODES = [
+  "RUN_NOT_ACTIVE",
+  "RUN_MISMATCH",
+  "INVALID_TOOL_CALL_ID",
+  "DUPLICATE_TOOL_CALL_ID",
+  "UNKNOWN_TOOL",
+  "TOOL_NOT_AUTHORIZED",
+  "TOOL_NOT_READ_ONLY",
+  "INVALID_REQUEST",
+  "REQUEST_TOO_LARGE",
+  "BUDGET_EXHAUSTED",
+  "RAW_TOO_LARGE",
+  "RECORD_TOO_LARGE",
+  "PROJECTION_ERROR",
+  "BACKEND_TIMEOUT",
+  "BACKEND_ERROR",
+  "STORE_ERROR",
+  "INTERNAL_ERROR"
+] as const
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number]
+
+export type BudgetDimension = "toolCalls" | "requestBytes" | "rawBytes" | "projectionBytes"
+
+// ---- ToolBoundary rule violations -------------------------------------------------------
+
+export class RunNotActive extends Data.TaggedError("RunNotActive")<{ readonly state: string }> {}
+export class RunMismatch extends Data.TaggedError("RunMismatch")<{}> {}
+export class InvalidToolCallId extends Data.TaggedError("InvalidToolCallId")<{ readonly length: number }> {}
+export class DuplicateToolCallId extends Data.TaggedError("DuplicateToolCallId")<{
+  readonly toolCallId: string
+}> {}
+export class UnknownTool extends Data.TaggedError("UnknownTool")<{ readonly toolName: string }> {}
+export class ToolNotAuthorized extends Data.TaggedError("ToolNotAuthorized")<{ readonly toolName: string }> {}
+export class ToolNotReadOnly extends Data.TaggedError("ToolNotReadOnly")<{ readonly toolName: string }> {}
+/** `issues` holds paths and messages from the schema, never the offending values. */
+export class InvalidRequest extends Data.TaggedError("InvalidRequest")<{
+  readonly toolName: string
+  readonly issues: ReadonlyArray<string>
+  /** Optional stable reason a backend-side validator gives (e.g. `COLUMN_NOT_ALLOWED`). */
+  readonly reason?: string
+}> {}
+export class RequestTooLarge extends Data.TaggedError("RequestTooLarge")<{
+  readonly bytes: number
+  readonly limit: number
+}> {}
+export class BudgetExhausted extends Data.TaggedError("BudgetExhausted")<{
+  readonly dimension: BudgetDimension
+  readonly requested: number
+  readonly remaining: number
+}> {}
+export class RawTooLarge extends Data.TaggedError("RawTooLarge")<{
+  readonly bytes: number
+  readonly limit: number
+}> {}
+export class ProjectionError extends Data.TaggedError("ProjectionError")<{
+  /** Stable, safe reason such as `UNEXPECTED_SHAPE` or `NOTHING_FITS`. */
+  readonly reason: string
+  readonly detail?: string
+}> {}
+/** A backend failed. `cause` is internal only: it may contain secrets. */
+export class BackendError extends Data.TaggedError("BackendError")<{
+  readonly toolName: string
+  readonly timeout?: boolean
+  readonly cause?: unknown
+}> {}
+
+// ---- Canonical store ------------------------------------------------------------------------
+
+/** The store could not answer (down, timed out, corrupt data). Guards fail closed on it. */
+export class StoreError extends Data.TaggedError("StoreError")<{
+  readonly operation: "create" | "transition" | "get" | "connect"
+  readonly reason: "UNAVAILABLE" | "TIMEOUT" | "CORRUPT_RECORD"
+  readonly cause?: unknown
+}> {}
+export class InvocationAlreadyExists extends Data.TaggedError("InvocationAlreadyExists")<{
+  readonly runId: string
+  readonly toolCallId: string
+}> {}
+export class InvocationNotFound extends Data.TaggedError("InvocationNotFound")<{
+  readonly runId: string
+  readonly toolCallId: string
+}> {}
+export class IllegalTransition extends Data.TaggedError("IllegalTransition")<{
+  readonly from: InvocationStatus
+  readonly to: InvocationStatus
+}> {}
+export class RecordTooLarge extends Data.TaggedError("RecordTooLarge")<{
+  readonly bytes: number
+  readonly limit: number
+}> {}
+
+// ---- Run lifecycle --------------------------------------------------------------------------
+
+export class IllegalRunTransition extends Data.TaggedError("IllegalRunTransition")<{
+  readonly from: string
+  readonly to: string
+}> {}
+
+// ---- Audit ----------------------------------------------------------------------------------
+
+/** A durable audit write failed. Fail-open: counted and reported, never thrown into a run. */
+export class AuditWriteError extends Data.TaggedError("AuditWriteError")<{
+  readonly record: string
+  readonly cause?: unknown
+}> {}
+
+/** Every failure a ToolBoundary call can end with. */
+export type ToolBoundaryError =
+  | RunNotActive
+  | RunMismatch
+  | InvalidToolCallId
+  | DuplicateToolCallId
+  | UnknownTool
+  | ToolNotAuthorized
+  | ToolNotReadOnly
+  | InvalidRequest
+  | RequestTooLarge
+  | BudgetExhausted
+  | RawTooLarge
+  | RecordTooLarge
+  | ProjectionError
+  | BackendError
+  | StoreError
+  | InvocationAlreadyExists
+  | InvocationNotFound
+  | IllegalTransition
+
+/** The single mapping from internal errors to the agent-visible code. */
+export const toToolErrorCode = (error: {
+  readonly _tag: string
+  readonly timeout?: boolean
+}): ToolErrorCode => {
+  switch (error._tag) {
+    case "RunNotActive":
+      return "RUN_NOT_ACTIVE"
+    case "RunMismatch":
+      return "RUN_MISMATCH"
+    case "InvalidToolCallId":
+      return "INVALID_TOOL_CALL_ID"
+    case "DuplicateToolCallId":
+    case "InvocationAlreadyExists":
+      return "DUPLICATE_TOOL_CALL_ID"
+    case "UnknownTool":
+      return "UNKNOWN_TOOL"
+    case "ToolNotAuthorized":
+      return "TOOL_NOT_AUTHORIZED"
+    case "ToolNotReadOnly":
+      return "TOOL_NOT_READ_ONLY"
+    case "InvalidRequest":
+      return "INVALID_REQUEST"
+    case "RequestTooLarge":
+      return "REQUEST_TOO_LARGE"
+    case "BudgetExhausted":
+      return "BUDGET_EXHAUSTED"
+    case "RawTooLarge":
+      return "RAW_TOO_LARGE"
+    case "RecordTooLarge":
+      return "RECORD_TOO_LARGE"
+    case "ProjectionError":
+      return "PROJECTION_ERROR"
+    case "BackendError":
+      return error.timeout ? "BACKEND_TIMEOUT" : "BACKEND_ERROR"
+    case "StoreError":
+    case "InvocationNotFound":
+    case "IllegalTransition":
+      return "STORE_ERROR"
+    default:
+      return "INTERNAL_ERROR"
+  }
+}

@@ -1,0 +1,164 @@
+import { Effect } from "effect"
+import { z } from "zod"
+import { IllegalTransition, TOOL_ERROR_CODES, type ToolErrorCode } from "./errors.js"
+import { RunIdSchema, SessionIdSchema, StepIdSchema, ToolCallIdSchema } from "./ids.js"
+import type { RunId, SessionId, StepId, ToolCallId } from "./ids.js"
+import type { Json, JsonObject } from "./json.js"
+
+/** Fields every canonical invocation has, whatever its status. */
+export interface InvocationIdentity {
+  readonly runId: RunId
+  readonly sessionId: SessionId
+  readonly toolCallId: ToolCallId
+  readonly toolName: string
+  /** The AgentStep that issued the call, when the caller knows it. */
+  readonly stepId: StepId | null
+  /** The validated typed request. */
+  readonly request: Json
+  readonly requestBytes: number
+  /** Epoch milliseconds. */
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+export interface ProjectingInvocation extends InvocationIdentity {
+  readonly status: "PROJECTING"
+  readonly evidenceStatus: null
+}
+
+/** The agent-visible projection, as stored: the EvidenceGuard checks citations against it. */
+export type AgentResult = JsonObject
+
+export interface ReadyInvocation extends InvocationIdentity {
+  readonly status: "READY"
+  readonly evidenceStatus: "EVIDENCE_FOUND" | "NO_EVIDENCE"
+  /** The complete raw backend response: internal fact, never truncated. */
+  readonly rawResponse: Json
+  readonly rawBytes: number
+  readonly agentResult: AgentResult
+  readonly projectionBytes: number
+  readonly truncated: boolean
+}
+
+export interface ErrorInvocation extends InvocationIdentity {
+  readonly status: "ERROR"
+  readonly evidenceStatus: "ERROR"
+  readonly errorCode: ToolErrorCode
+}
+
+/**
+ * The short-lived truth record of one tool call. Only the four legal
+ * (status, evidenceStatus) combinations can be built.
+ */
+export type CanonicalInvocation = ProjectingInvocation | ReadyInvocation | ErrorInvocation
+
+const JsonSchema: z.ZodType<Json> = z.lazy(() =>
+  z.union([
+    z.null(),
+    z.boolean(),
+    z.number(),
+    z.string(),
+    z.array(JsonSchema),
+    z.record(z.string(), JsonSchema)
+  ])
+)
+
+const identityShape = {
+  runId: RunIdSchema,
+  sessionId: SessionIdSchema,
+  toolCallId: ToolCallIdSchema,
+  toolName: z.string().min(1).max(128),
+  stepId: StepIdSchema.nullable(),
+  request: JsonSchema,
+  requestBytes: z.number().int().nonnegative(),
+  createdAt: z.number().int().nonnegative(),
+  updatedAt: z.number().int().nonnegative()
+}
+
+/** Wire schema of a stored record: anything else read from a store is corrupt. */
+export const CanonicalInvocationSchema = z.discriminatedUnion("status", [
+  z.object({ ...identityShape, status: z.literal("PROJECTING"), evidenceStatus: z.null() }).strict(),
+  z
+    .object({
+      ...identityShape,
+      status: z.literal("READY"),
+      evidenceStatus: z.enum(["EVIDENCE_FOUND", "NO_EVIDENCE"]),
+      rawResponse: JsonSchema,
+      rawBytes: z.number().int().nonnegative(),
+      agentResult: z.record(z.string(), JsonSchema),
+      projectionBytes: z.number().int().nonnegative(),
+      truncated: z.boolean()
+    })
+    .strict(),
+  z
+    .object({
+      ...identityShape,
+      status: z.literal("ERROR"),
+      evidenceStatus: z.literal("ERROR"),
+      errorCode: z.enum(TOOL_ERROR_CODES)
+    })
+    .strict()
+]) as unknown as z.ZodType<CanonicalInvocation>
+
+export const JsonValueSchema = JsonSchema
+
+/** The next record of a legal transition. */
+export type TerminalInvocation = ReadyInvocation | ErrorInvocation
+
+/** `PROJECTING -> READY` and `PROJECTING -> ERROR` are the only legal transitions. */
+export const checkTransition = (
+  current: CanonicalInvocation,
+  next: TerminalInvocation
+): Effect.Effect<void, IllegalTransition> =>
+  current.status === "PROJECTING"
+    ? Effect.void
+    : Effect.fail(new IllegalTransition({ from: current.status, to: next.status }))
+
+export const newProjectingInvocation = (
+  identity: Omit<InvocationIdentity, "updatedAt">
+): ProjectingInvocation => ({
+  ...identity,
+  updatedAt: identity.createdAt,
+  status: "PROJECTING",
+  evidenceStatus: null
+})
+
+export const toReady = (
+  current: ProjectingInvocation,
+  result: {
+    readonly evidenceStatus: "EVIDENCE_FOUND" | "NO_EVIDENCE"
+    readonly rawResponse: Json
+    readonly rawBytes: number
+    readonly agentResult: AgentResult
+    readonly projectionBytes: number
+    readonly truncated: boolean
+    readonly at: number
+  }
+): ReadyInvocation => {
+  const { at, ...rest } = result
+  return { ...identityOf(current), updatedAt: at, status: "READY", ...rest }
+}
+
+export const toError = (
+  current: ProjectingInvocation,
+  errorCode: ToolErrorCode,
+  at: number
+): ErrorInvocation => ({
+  ...identityOf(current),
+  updatedAt: at,
+  status: "ERROR",
+  evidenceStatus: "ERROR",
+  errorCode
+})
+
+const identityOf = (r: InvocationIdentity): InvocationIdentity => ({
+  runId: r.runId,
+  sessionId: r.sessionId,
+  toolCallId: r.toolCallId,
+  toolName: r.toolName,
+  stepId: r.stepId,
+  request: r.request,
+  requestBytes: r.requestBytes,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt
+})

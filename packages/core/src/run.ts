@@ -1,0 +1,263 @@
+import { Clock, Effect, Ref } from "effect"
+import {
+  type AgentStepRecord,
+  AuditSink,
+  type AuditSinkShape,
+  type RunFinalStatus,
+  type TimelineEventType,
+  type TokenComponent,
+  type ToolInvocationAudit
+} from "./audit.js"
+import { defaultRunBudgetLimits, makeRunBudget, type RunBudget, type RunBudgetLimits } from "./budget.js"
+import { IllegalRunTransition } from "./errors.js"
+import { newRunId, type RunId, type SessionId } from "./ids.js"
+import type { JsonObject } from "./json.js"
+
+/** Run lifecycle: ACTIVE -> FINISHED | FAILED | CANCELLED, nothing else. */
+export type RunLifecycleState = "ACTIVE" | RunFinalStatus
+
+export const runTransition = (
+  from: RunLifecycleState,
+  to: RunLifecycleState
+): Effect.Effect<RunLifecycleState, IllegalRunTransition> =>
+  from === "ACTIVE" && to !== "ACTIVE"
+    ? Effect.succeed(to)
+    : Effect.fail(new IllegalRunTransition({ from, to }))
+
+/** Token usage of one model call as the provider reported it; `null` when it reported none. */
+export interface TokenUsage {
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly totalTokens: number
+}
+
+export interface RecorderSummary {
+  readonly timelineEvents: number
+  readonly agentSteps: number
+  readonly toolInvocations: number
+  readonly tokenUsages: number
+  readonly totalTokens: number
+  readonly usageComplete: boolean
+  readonly failedWrites: number
+}
+
+/**
+ * Writes a run's durable audit, fail-open: a failed write is counted, never thrown.
+ * Assigns the timeline sequence and keeps the token ledger total.
+ */
+export interface RunRecorder {
+  readonly event: (type: TimelineEventType, payload?: JsonObject) => Effect.Effect<void>
+  readonly toolInvocation: (record: Omit<ToolInvocationAudit, "runId" | "sessionId">) => Effect.Effect<void>
+  readonly agentStep: (record: Omit<AgentStepRecord, "runId" | "sessionId">) => Effect.Effect<void>
+  /** One ledger row plus its `MODEL_TOKEN_USAGE` event. */
+  readonly tokenUsage: (entry: {
+    readonly component: TokenComponent
+    readonly componentIndex: number
+    readonly model: string
+    readonly usage: TokenUsage | null
+  }) => Effect.Effect<void>
+  readonly summary: Effect.Effect<RecorderSummary>
+}
+
+export interface RunContext {
+  readonly runId: RunId
+  readonly sessionId: SessionId
+  readonly query: string
+  readonly startedAt: number
+  readonly authorizedTools: ReadonlySet<string>
+  readonly budget: RunBudget
+  readonly recorder: RunRecorder
+  readonly state: Effect.Effect<RunLifecycleState>
+  /** Claims a toolCallId for this run; false when it was seen before. Atomic. */
+  readonly claimToolCallId: (toolCallId: string) => Effect.Effect<boolean>
+  /**
+   * Ends the run: writes `RUN_FINISHED` (with the ledger total and expected counts) and the
+   * run's final audit record. Fails on an illegal lifecycle transition.
+   */
+  readonly finish: (result: {
+    readonly status: RunFinalStatus
+    readonly intent?: string | null
+    readonly releaseResult?: string | null
+    readonly finalContent?: string | null
+    readonly payload?: JsonObject
+  }) => Effect.Effect<RecorderSummary, IllegalRunTransition>
+}
+
+export interface MakeRunOptions {
+  readonly sessionId: SessionId
+  readonly runId?: RunId
+  readonly query: string
+  readonly authorizedTools: Iterable<string>
+  readonly budget?: Partial<RunBudgetLimits>
+}
+
+const makeRecorder = (
+  sink: AuditSinkShape,
+  runId: RunId,
+  sessionId: SessionId
+): Effect.Effect<{ recorder: RunRecorder; failed: Ref.Ref<number>; counts: Ref.Ref<Counts> }> =>
+  Effect.gen(function* () {
+    const counts = yield* Ref.make<Counts>({ ...emptyCounts })
+    const failed = yield* Ref.make(0)
+    const failOpen = <E>(write: Effect.Effect<void, E>) =>
+      write.pipe(
+        Effect.catchCause(() => Ref.update(failed, (n) => n + 1)),
+        Effect.asVoid
+      )
+    const bump = (key: keyof Counts, by = 1) =>
+      Ref.modify(counts, (c): readonly [number, Counts] => [c[key] + by, { ...c, [key]: c[key] + by }])
+    const event = (type: TimelineEventType, payload: JsonObject = {}) =>
+      Effect.gen(function* () {
+        const seq = yield* bump("timelineEvents")
+        const at = yield* Clock.currentTimeMillis
+        yield* failOpen(sink.appendTimelineEvent({ runId, sessionId, seq, type, at, payload }))
+      })
+    const recorder: RunRecorder = {
+      event,
+      toolInvocation: (record) =>
+        Effect.gen(function* () {
+          yield* bump("toolInvocations")
+          yield* failOpen(sink.recordToolInvocation({ ...record, runId, sessionId }))
+        }),
+      agentStep: (record) =>
+        Effect.gen(function* () {
+          yield* bump("agentSteps")
+          yield* failOpen(sink.recordAgentStep({ ...record, runId, sessionId }))
+        }),
+      tokenUsage: ({ component, componentIndex, model, usage }) =>
+        Effect.gen(function* () {
+          const seq = yield* bump("tokenUsages")
+          if (usage) yield* bump("totalTokens", usage.totalTokens)
+          else yield* Ref.update(counts, (c) => ({ ...c, usageMissing: c.usageMissing + 1 }))
+          const at = yield* Clock.currentTimeMillis
+          yield* failOpen(
+            sink.recordTokenUsage({
+              runId,
+              sessionId,
+              seq,
+              component,
+              componentIndex,
+              model,
+              usageAvailable: usage !== null,
+              promptTokens: usage?.promptTokens ?? null,
+              completionTokens: usage?.completionTokens ?? null,
+              totalTokens: usage?.totalTokens ?? null,
+              at
+            })
+          )
+          yield* event("MODEL_TOKEN_USAGE", {
+            ledger_seq: seq,
+            component,
+            component_index: componentIndex,
+            model,
+            usage_available: usage !== null,
+            total_tokens: usage?.totalTokens ?? null
+          })
+        }),
+      summary: Effect.gen(function* () {
+        const c = yield* Ref.get(counts)
+        return {
+          timelineEvents: c.timelineEvents,
+          agentSteps: c.agentSteps,
+          toolInvocations: c.toolInvocations,
+          tokenUsages: c.tokenUsages,
+          totalTokens: c.totalTokens,
+          usageComplete: c.usageMissing === 0,
+          failedWrites: yield* Ref.get(failed)
+        }
+      })
+    }
+    return { recorder, failed, counts }
+  })
+
+interface Counts {
+  readonly timelineEvents: number
+  readonly agentSteps: number
+  readonly toolInvocations: number
+  readonly tokenUsages: number
+  readonly totalTokens: number
+  readonly usageMissing: number
+}
+const emptyCounts: Counts = {
+  timelineEvents: 0,
+  agentSteps: 0,
+  toolInvocations: 0,
+  tokenUsages: 0,
+  totalTokens: 0,
+  usageMissing: 0
+}
+
+/** Starts a run: ACTIVE state, budget, recorder, `RUN_STARTED` written (fail-open). */
+export const makeRun = (options: MakeRunOptions): Effect.Effect<RunContext, never, AuditSink> =>
+  Effect.gen(function* () {
+    const sink = yield* AuditSink
+    const runId = options.runId ?? newRunId()
+    const { sessionId, query } = options
+    const startedAt = yield* Clock.currentTimeMillis
+    const state = yield* Ref.make<RunLifecycleState>("ACTIVE")
+    const seen = yield* Ref.make<ReadonlySet<string>>(new Set())
+    const budget = yield* makeRunBudget({ ...defaultRunBudgetLimits, ...options.budget })
+    const { recorder, failed } = yield* makeRecorder(sink, runId, sessionId)
+
+    yield* sink.startRun({ runId, sessionId, query, startedAt }).pipe(
+      Effect.catchCause(() => Ref.update(failed, (n) => n + 1)),
+      Effect.asVoid
+    )
+    yield* recorder.event("RUN_STARTED", { query_chars: query.length })
+
+    const run: RunContext = {
+      runId,
+      sessionId,
+      query,
+      startedAt,
+      authorizedTools: new Set(options.authorizedTools),
+      budget,
+      recorder,
+      state: Ref.get(state),
+      claimToolCallId: (toolCallId) =>
+        Ref.modify(seen, (s): readonly [boolean, ReadonlySet<string>] =>
+          s.has(toolCallId) ? [false, s] : [true, new Set(s).add(toolCallId)]
+        ),
+      finish: (result) =>
+        Effect.gen(function* () {
+          const current = yield* Ref.get(state)
+          const next = yield* runTransition(current, result.status)
+          yield* Ref.set(state, next)
+          const before = yield* recorder.summary
+          const finishedAt = yield* Clock.currentTimeMillis
+          yield* recorder.event("RUN_FINISHED", {
+            status: result.status,
+            run_total_tokens: before.totalTokens,
+            usage_complete: before.usageComplete,
+            ...result.payload
+          })
+          const summary = yield* recorder.summary
+          yield* sink
+            .finishRun({
+              runId,
+              sessionId,
+              status: result.status,
+              intent: result.intent ?? null,
+              releaseResult: result.releaseResult ?? null,
+              latencyMs: finishedAt - startedAt,
+              totalTokens: summary.totalTokens,
+              usageComplete: summary.usageComplete,
+              finalContent: result.finalContent ?? null,
+              finishedAt,
+              expected: {
+                timelineEvents: summary.timelineEvents,
+                agentSteps: summary.agentSteps,
+                toolInvocations: summary.toolInvocations,
+                tokenUsages: summary.tokenUsages
+              },
+              failedWrites: summary.failedWrites
+            })
+            .pipe(
+              Effect.catchCause(() => Ref.update(failed, (n) => n + 1)),
+              Effect.asVoid
+            )
+          return yield* recorder.summary
+        })
+    }
+    return run
+  })

@@ -1,0 +1,60 @@
+import { Context, type Effect, type Option } from "effect"
+import type {
+  IllegalTransition,
+  InvocationAlreadyExists,
+  InvocationNotFound,
+  RecordTooLarge,
+  StoreError
+} from "./errors.js"
+import { isValidId, type RunId, type ToolCallId } from "./ids.js"
+import type { CanonicalInvocation, ProjectingInvocation, TerminalInvocation } from "./invocation.js"
+
+export interface CanonicalInvocationStoreShape {
+  /** Create-if-absent with the store's TTL set at creation. */
+  readonly create: (
+    record: ProjectingInvocation
+  ) => Effect.Effect<void, InvocationAlreadyExists | RecordTooLarge | StoreError>
+  /**
+   * Atomically check the current status is PROJECTING, write `next` and keep the remaining
+   * TTL. Exactly one of two concurrent transitions of one record wins.
+   */
+  readonly transition: (
+    next: TerminalInvocation
+  ) => Effect.Effect<void, InvocationNotFound | IllegalTransition | RecordTooLarge | StoreError>
+  /** Read a record. Never renews its TTL. Expired records are absent. */
+  readonly get: (
+    runId: RunId,
+    toolCallId: ToolCallId
+  ) => Effect.Effect<Option.Option<CanonicalInvocation>, StoreError>
+}
+
+/** The short-TTL store of canonical invocations (in-memory, Redis, ...). */
+export class CanonicalInvocationStore extends Context.Service<
+  CanonicalInvocationStore,
+  CanonicalInvocationStoreShape
+>()("@aiops-harness/core/CanonicalInvocationStore") {}
+
+export interface CanonicalStoreConfig {
+  /** Time to live of a record, set at creation, in milliseconds. */
+  readonly ttlMillis: number
+  /** Maximum serialized size of one record in UTF-8 bytes. */
+  readonly maxRecordBytes: number
+  /** Key prefix, e.g. `aiops`. */
+  readonly keyPrefix: string
+}
+
+export const defaultCanonicalStoreConfig: CanonicalStoreConfig = {
+  ttlMillis: 30 * 60 * 1000,
+  maxRecordBytes: 16 * 1024 * 1024,
+  keyPrefix: "aiops"
+}
+
+/**
+ * The one key layout: `<prefix>:run:{<runId>}:inv:<toolCallId>`. The `{runId}` hash tag
+ * keeps a run's keys on one Redis Cluster slot. Ids are re-validated here because a key
+ * is the last place a hostile id could do harm.
+ */
+export const canonicalInvocationKey = (prefix: string, runId: RunId, toolCallId: ToolCallId): string => {
+  if (!isValidId(runId) || !isValidId(toolCallId)) throw new TypeError("canonicalInvocationKey: invalid id")
+  return `${prefix}:run:{${runId}}:inv:${toolCallId}`
+}

@@ -1,0 +1,3 @@
+export * from "./fixtures.js"
+export * from "./integration.js"
+export * from "./store-conformance.js"
