@@ -36,7 +36,11 @@ export interface Projection {
   readonly scope?: JsonObject
 }
 
-/** Tool-specific pure function: raw response (+ typed request) -> bounded agent result. */
+/**
+ * Tool-specific pure function: raw response (+ typed request) -> bounded agent result.
+ * Fails with `ProjectionError` on an unexpected shape (never guessed at) or when nothing
+ * valid fits, and with `BackendError` when the raw payload is a backend error report.
+ */
 export type Projector<Req, Raw> = (
   input: ProjectorInput<Req, Raw>
 ) => Effect.Effect<Projection, ProjectionError>
