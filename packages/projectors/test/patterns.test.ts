@@ -1,0 +1,284 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { groupLogPatterns, normalizeLogMessage } from "../src/patterns/index.js"
+
+/** Grouping Accuracy: a line is correct when its predicted group equals its true group exactly. */
+function groupingAccuracy(predicted: ReadonlyArray<number>, truth: ReadonlyArray<number>): number {
+  const pred = new Map<number, number[]>()
+  const real = new Map<number, number[]>()
+  predicted.forEach((p, i) => {
+    pred.set(p, [...(pred.get(p) ?? []), i])
+    const t = truth[i]!
+    real.set(t, [...(real.get(t) ?? []), i])
+  })
+  let correct = 0
+  for (const members of real.values()) {
+    const p = predicted[members[0]!]!
+    if (pred.get(p)!.length === members.length && members.every((m) => predicted[m] === p)) {
+      correct += members.length
+    }
+  }
+  return predicted.length === 0 ? 1 : correct / predicted.length
+}
+
+/** Small deterministic PRNG (mulberry32) so the synthetic corpus is the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+type Gen = (r: () => number) => string
+const int =
+  (max: number): Gen =>
+  (r) =>
+    String(Math.floor(r() * max))
+const hex =
+  (len: number): Gen =>
+  (r) => {
+    let s = ""
+    for (let i = 0; i < len; i++) s += "0123456789abcdef"[Math.floor(r() * 16)]
+    return s
+  }
+const ip: Gen = (r) => `10.${int(255)(r)}.${int(255)(r)}.${int(255)(r)}`
+const uuid: Gen = (r) => `${hex(8)(r)}-${hex(4)(r)}-4${hex(3)(r)}-a${hex(3)(r)}-${hex(12)(r)}`
+const dur: Gen = (r) => `${(r() * 900).toFixed(1)}ms`
+const pick =
+  (xs: ReadonlyArray<string>): Gen =>
+  (r) =>
+    xs[Math.floor(r() * xs.length)]!
+const pod: Gen = (r) => `${pick(["api", "worker", "web", "cron"])(r)}-${hex(10)(r)}-${hex(5)(r)}`
+const path: Gen = (r) => `/var/data/${pick(["a", "b", "c"])(r)}/${int(100000)(r)}.dat`
+
+/**
+ * Held-out synthetic "systems": templates invented here (Java, Go, nginx, k8s, Python, Postgres...)
+ * with random variable fillers. Several templates differ only in one constant word.
+ */
+const TEMPLATES: ReadonlyArray<ReadonlyArray<string | Gen>> = [
+  ["INFO Started ServerConnector@", hex(8), "{HTTP/1.1}{0.0.0.0:", int(65535), "}"],
+  [
+    "Exception in thread",
+    '"main"',
+    "java.lang.NullPointerException at com.acme.Foo.bar(Foo.java:",
+    int(999),
+    ")"
+  ],
+  ["Connection to", ip, "port", int(65535), "refused after", int(10), "retries"],
+  ["Connection to", ip, "port", int(65535), "accepted after", int(10), "retries"],
+  [ip, '- - "GET', path, 'HTTP/1.1"', int(600), int(100000), '"-" "curl/7.68.0"'],
+  [ip, '- - "POST', path, 'HTTP/1.1"', int(600), int(100000), '"-" "curl/7.68.0"'],
+  ["pod", pod, "in namespace default changed phase to Running"],
+  ["pod", pod, "in namespace default changed phase to Pending"],
+  ["Successfully pulled image", '"nginx:1.25"', "in", dur, "(", dur, "including waiting)"],
+  ["http: TLS handshake error from", ip, ":", int(65535), ": EOF"],
+  ["level=info msg=request handled method=GET status=", int(600), "latency=", dur, "request_id=", uuid],
+  ["Traceback (most recent call last): File", '"/app/main.py",', "line", int(500), ", in handler"],
+  ["checkpoint complete: wrote", int(9000), "buffers (", int(100), "%); 0 WAL file(s) added"],
+  ["user", pick(["alice", "bob", "carol", "dave", "erin"]), "logged in from", ip],
+  ["Deleted", int(500), "expired sessions in", dur],
+  ["cache miss for key", uuid],
+  ["cache hit for key", uuid],
+  ["worker", int(64), "finished job", uuid, "in", dur]
+]
+
+function synthetic(seed: number, lines: number): { messages: string[]; truth: number[] } {
+  const r = rng(seed)
+  const messages: string[] = []
+  const truth: number[] = []
+  for (let i = 0; i < lines; i++) {
+    const t = Math.floor(r() * TEMPLATES.length)
+    const parts = TEMPLATES[t]!.map((p) => (typeof p === "string" ? p : p(r)))
+    messages.push(parts.join(" "))
+    truth.push(t)
+  }
+  return { messages, truth }
+}
+
+describe("normalizeLogMessage", () => {
+  it("masks numbers, hex, IPs, UUIDs, paths and durations", () => {
+    expect(normalizeLogMessage("took 123 ms to reach 10.0.0.1:8080")).toBe("took <*> to reach <*>")
+    expect(normalizeLogMessage("id=0xdeadbeef uuid 123e4567-e89b-12d3-a456-426614174000")).toBe(
+      "id=<*> uuid <*>"
+    )
+    expect(normalizeLogMessage("open /var/lib/data/000123.sst failed")).toBe("open <*> failed")
+    expect(normalizeLogMessage("Received block blk_-6952295868487656571 of size 67108864")).toBe(
+      "Received block blk_<*> of size <*>"
+    )
+    expect(normalizeLogMessage("size 5.2 KB, free 14.0 KB")).toBe("size <*>, free <*>")
+    expect(normalizeLogMessage("instance aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee deleted")).toBe(
+      "instance <*> deleted"
+    )
+  })
+
+  it("keeps words, collapses whitespace and keeps word-like names with numeric suffixes", () => {
+    expect(normalizeLogMessage("  Link   error on  interface eth0  ")).toBe("Link error on interface eth<*>")
+    expect(normalizeLogMessage("")).toBe("")
+    expect(normalizeLogMessage("   ")).toBe("")
+  })
+
+  it("collapses repeated variable tokens (variable-length lists)", () => {
+    expect(normalizeLogMessage("ask to delete blk_1 blk_2 blk_3")).toBe("ask to delete blk_<*>")
+    expect(normalizeLogMessage("stack @0x7fed806eb5d @0x7fef9fb9b6d @0xff83e97c")).toBe("stack <*>")
+  })
+
+  it("drops a parenthesised lone quantity as an optional annotation", () => {
+    expect(normalizeLogMessage("1190 bytes (1.16 KB) sent")).toBe(normalizeLogMessage("0 bytes sent"))
+  })
+})
+
+describe("groupLogPatterns", () => {
+  it("returns empty output for empty input", () => {
+    expect(groupLogPatterns([])).toEqual({ patternIds: [], patterns: [] })
+  })
+
+  it("handles one line", () => {
+    const g = groupLogPatterns(["Server started on port 8080"])
+    expect(g.patternIds).toEqual([0])
+    expect(g.patterns).toEqual([{ id: 0, template: "Server started on port <*>", count: 1 }])
+  })
+
+  it("groups realistic lines from several ecosystems", () => {
+    const lines = [
+      "2024-01-01T10:00:00Z INFO  [main] c.a.Service - Started Service in 3.21 seconds (JVM running for 4.1)",
+      '10.0.0.1 - - "GET /api/v1/users/42 HTTP/1.1" 200 512',
+      '10.0.0.7 - - "GET /api/v1/users/77 HTTP/1.1" 200 1024',
+      '10.0.0.9 - - "POST /api/v1/users HTTP/1.1" 201 64',
+      '10.0.0.3 - - "POST /api/v1/users HTTP/1.1" 201 80',
+      "pod api-7d9f8b6c5-x2k4j in namespace default changed phase to Running",
+      "pod web-5f6d7c8b9-abcde in namespace default changed phase to Running",
+      "pod web-5f6d7c8b9-abcde in namespace default changed phase to Failed",
+      "pod cron-6c7d8e9f0-zzzzz in namespace default changed phase to Failed",
+      "level=info msg=handled status=200 latency=12.5ms",
+      "level=info msg=handled status=500 latency=3ms",
+      "ERROR:root:Task 17 failed: timeout after 30s",
+      "ERROR:root:Task 18 failed: timeout after 45s",
+      "2024-01-01T10:00:00Z INFO  [main] c.a.Service - Started Service in 2.02 seconds (JVM running for 2.9)"
+    ]
+    const g = groupLogPatterns(lines)
+    const id = g.patternIds
+    expect(id[0]).toBe(id[13])
+    expect(id[1]).toBe(id[2])
+    expect(id[3]).toBe(id[4])
+    expect(id[1]).not.toBe(id[3])
+    expect(id[5]).toBe(id[6])
+    expect(id[7]).toBe(id[8])
+    expect(id[5]).not.toBe(id[7])
+    expect(id[9]).toBe(id[10])
+    expect(id[11]).toBe(id[12])
+    const running = g.patterns[id[5]!]!
+    expect(running.template).toBe("pod <*> in namespace default changed phase to Running")
+    expect(running.count).toBe(2)
+  })
+
+  it("numbers ids by first appearance and aligns them with the input", () => {
+    const lines = ["b 1", "a x", "b 2", "c", "a y", "c"]
+    const g = groupLogPatterns(lines)
+    expect(g.patternIds.length).toBe(lines.length)
+    expect(g.patternIds[0]).toBe(0)
+    const firstSeen: number[] = []
+    for (const p of g.patternIds) if (!firstSeen.includes(p)) firstSeen.push(p)
+    expect(firstSeen).toEqual(g.patterns.map((p) => p.id))
+    g.patterns.forEach((p, i) => {
+      expect(p.id).toBe(i)
+      expect(p.count).toBe(g.patternIds.filter((x) => x === p.id).length)
+    })
+  })
+
+  it("is deterministic (byte-identical output on repeated runs)", () => {
+    const { messages } = synthetic(7, 3000)
+    const a = JSON.stringify(groupLogPatterns(messages))
+    const b = JSON.stringify(groupLogPatterns([...messages]))
+    expect(a).toBe(b)
+  })
+
+  it("handles very long lines and unicode", () => {
+    const long = "payload " + "x".repeat(200_000)
+    const many = Array.from({ length: 5000 }, (_, i) => `tok${i % 7}`).join(" ")
+    const lines = [
+      long,
+      long,
+      many,
+      "ユーザー 42 がログインしました",
+      "ユーザー 43 がログインしました",
+      "café ☕ served to 🎉 guest 7",
+      "café ☕ served to 🎉 guest 9"
+    ]
+    const g = groupLogPatterns(lines)
+    expect(g.patternIds.length).toBe(lines.length)
+    expect(g.patternIds[0]).toBe(g.patternIds[1])
+    expect(g.patternIds[3]).toBe(g.patternIds[4])
+    expect(g.patternIds[5]).toBe(g.patternIds[6])
+    expect(g.patterns[g.patternIds[3]!]!.template).toBe("ユーザー <*> がログインしました")
+  })
+
+  it("generalises to held-out synthetic systems (GA >= 0.9)", () => {
+    for (const seed of [1, 2, 3]) {
+      const { messages, truth } = synthetic(seed, 4000)
+      const g = groupLogPatterns(messages)
+      expect(groupingAccuracy(g.patternIds, truth)).toBeGreaterThanOrEqual(0.9)
+    }
+  })
+
+  it("keeps templates apart that differ in one constant word", () => {
+    const { messages, truth } = synthetic(11, 2000)
+    const g = groupLogPatterns(messages)
+    const idsOf = (t: number) => new Set(g.patternIds.filter((_, i) => truth[i] === t))
+    // cache miss / cache hit (templates 15 and 16) and GET / POST (4 and 5)
+    for (const [a, b] of [
+      [15, 16],
+      [4, 5],
+      [2, 3]
+    ] as const) {
+      const ia = idsOf(a)
+      for (const x of idsOf(b)) expect(ia.has(x)).toBe(false)
+    }
+  })
+
+  it("property: lines of one random template mostly share an id, and output is deterministic", () => {
+    const word = fc.stringMatching(/^[a-z]{3,9}$/)
+    const filler = fc.oneof(
+      fc.integer({ min: 0, max: 1_000_000 }).map(String),
+      fc.ipV4(),
+      fc.uuid(),
+      fc.integer({ min: 0, max: 0xffffffff }).map((n) => "0x" + n.toString(16)),
+      fc.double({ min: 0, max: 10_000, noNaN: true }).map((d) => d.toFixed(2) + "ms")
+    )
+    const template = fc.array(fc.oneof(word, fc.constant("<VAR>")), { minLength: 2, maxLength: 12 })
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(template, { minLength: 1, maxLength: 6, selector: (t) => t.join(" ") }),
+        fc.array(fc.tuple(fc.nat(), fc.array(filler, { minLength: 12, maxLength: 12 })), {
+          minLength: 20,
+          maxLength: 80
+        }),
+        (templates, draws) => {
+          const messages: string[] = []
+          const truth: number[] = []
+          for (const [k, fills] of draws) {
+            const t = k % templates.length
+            messages.push(templates[t]!.map((w, i) => (w === "<VAR>" ? fills[i]! : w)).join(" "))
+            truth.push(t)
+          }
+          const g1 = groupLogPatterns(messages)
+          const g2 = groupLogPatterns(messages)
+          expect(JSON.stringify(g1)).toBe(JSON.stringify(g2))
+          expect(g1.patternIds.length).toBe(messages.length)
+          // Same template -> same id for most lines: the majority id of each template covers >= 80%.
+          for (let t = 0; t < templates.length; t++) {
+            const ids = g1.patternIds.filter((_, i) => truth[i] === t)
+            if (ids.length === 0) continue
+            const counts = new Map<number, number>()
+            for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1)
+            expect(Math.max(...counts.values()) / ids.length).toBeGreaterThanOrEqual(0.8)
+          }
+        }
+      ),
+      { numRuns: 200, seed: 42 }
+    )
+  })
+})
