@@ -1,0 +1,368 @@
+import { Effect, Layer } from "effect"
+import mysql from "mysql2/promise"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type MysqlAllowlist,
+  MysqlExecutionError,
+  type MysqlQueryPlan,
+  type MysqlQueryResult,
+  MysqlReadOnlyExecutor,
+  type MysqlReadOnlyExecutorConfig,
+  parseMysqlAllowlist,
+  validateMysqlQuery
+} from "../src/mysql/index.js"
+import {
+  acceptedCorpus,
+  DEMO_DATASOURCE,
+  DEMO_SCHEMA,
+  demoAllowlistJson,
+  rejectedCorpus
+} from "./fixtures/mysql-corpus.js"
+import { describeMysql, MYSQL_URL } from "./mysql-integration.js"
+
+const RO_USER = "aiops_tools_ro"
+const RO_PASSWORD = "aiops_tools_ro_pw"
+
+const roUrl = (() => {
+  const u = new URL(MYSQL_URL)
+  u.username = RO_USER
+  u.password = RO_PASSWORD
+  u.pathname = `/${DEMO_SCHEMA}`
+  return u.toString()
+})()
+
+const allowlist: MysqlAllowlist = Effect.runSync(parseMysqlAllowlist(demoAllowlistJson))
+const ghostAllowlist: MysqlAllowlist = Effect.runSync(
+  parseMysqlAllowlist({
+    datasources: {
+      [DEMO_DATASOURCE]: {
+        defaultSchema: DEMO_SCHEMA,
+        schemas: { [DEMO_SCHEMA]: { tables: { ghost_table: { columns: ["id"] } } } }
+      }
+    }
+  })
+)
+
+const baseConfig = (statements?: Array<string>): MysqlReadOnlyExecutorConfig => ({
+  url: roUrl,
+  connectTimeoutMs: 3000,
+  statementTimeoutMs: 5000,
+  maxRows: 500,
+  databases: { [DEMO_DATASOURCE]: DEMO_SCHEMA },
+  connectionLimit: 2,
+  ...(statements ? { onStatement: (sql: string) => statements.push(sql) } : {})
+})
+
+const planOf = (
+  sql: string,
+  options?: { maxRows?: number },
+  list: MysqlAllowlist = allowlist
+): MysqlQueryPlan => Effect.runSync(validateMysqlQuery({ datasource: DEMO_DATASOURCE, sql }, list, options))
+
+const withExecutor = <A, E>(
+  config: MysqlReadOnlyExecutorConfig,
+  f: (executor: MysqlReadOnlyExecutor["Service"]) => Effect.Effect<A, E>
+): Promise<A> =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const executor = yield* MysqlReadOnlyExecutor
+      return yield* f(executor)
+    }).pipe(Effect.provide(MysqlReadOnlyExecutor.layer(config)))
+  )
+
+const runPlan = (plan: MysqlQueryPlan, config = baseConfig()): Promise<MysqlQueryResult> =>
+  withExecutor(config, (x) => x.execute(plan))
+
+const runFailure = (plan: MysqlQueryPlan, config = baseConfig()): Promise<MysqlExecutionError> =>
+  withExecutor(config, (x) =>
+    Effect.result(x.execute(plan)).pipe(
+      Effect.map((r) => {
+        if (r._tag !== "Failure") throw new Error("expected failure")
+        return r.failure
+      })
+    )
+  )
+
+const SEED = [
+  `CREATE DATABASE IF NOT EXISTS \`${DEMO_SCHEMA}\``,
+  `USE \`${DEMO_SCHEMA}\``,
+  "DROP TABLE IF EXISTS order_items, payments, orders, users",
+  `CREATE TABLE users (
+     id BIGINT PRIMARY KEY, email VARCHAR(100) NOT NULL, name VARCHAR(100), country CHAR(2),
+     is_active TINYINT(1) NOT NULL DEFAULT 1, password_hash VARCHAR(100) NOT NULL, created_at DATETIME NOT NULL)`,
+  `CREATE TABLE orders (
+     id INT PRIMARY KEY, user_id BIGINT NOT NULL, status VARCHAR(20) NULL, total DECIMAL(10,2) NULL,
+     currency CHAR(3) NOT NULL, created_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+  `CREATE TABLE order_items (
+     id INT PRIMARY KEY, order_id INT NOT NULL, sku VARCHAR(20) NOT NULL, quantity INT NOT NULL,
+     unit_price DECIMAL(10,2) NOT NULL)`,
+  `CREATE TABLE payments (
+     id INT PRIMARY KEY, order_id INT NOT NULL, amount DECIMAL(12,2) NOT NULL, method VARCHAR(20),
+     status VARCHAR(20), paid_at DATETIME NULL, provider_ref VARCHAR(100) NOT NULL)`,
+  `INSERT INTO users VALUES
+     (1, 'ann@example.com', 'Ann', 'FR', 1, 'hash-ann', '2024-01-01 10:00:00'),
+     (2, 'bob@example.com', 'Bob', 'US', 0, 'hash-bob', '2024-01-02 11:00:00'),
+     (3, 'cy@example.org', NULL, 'DE', 1, 'hash-cy', '2024-01-03 12:00:00'),
+     (9007199254740993, 'big@example.com', 'Big', 'FR', 1, 'hash-big', '2024-01-04 13:00:00')`,
+  `INSERT INTO orders VALUES
+     (1, 1, 'paid', 120.50, 'EUR', '2024-02-01 09:30:00'),
+     (2, 1, 'shipped', 19.99, 'EUR', '2024-02-02 09:30:00'),
+     (3, 2, NULL, NULL, 'USD', '2024-02-03 09:30:00'),
+     (4, 3, 'paid', 75.00, 'EUR', '2024-02-04 09:30:00'),
+     (5, 9007199254740993, 'paid', 10.00, 'EUR', '2024-02-05 09:30:00')`,
+  `INSERT INTO payments VALUES
+     (1, 1, 120.50, 'card', 'ok', '2024-02-01 09:31:00', 'secret-ref-1'),
+     (2, 4, 75.00, NULL, 'ok', NULL, 'secret-ref-2')`
+]
+
+const seedItems = () => {
+  const values: Array<string> = []
+  for (let i = 1; i <= 300; i++)
+    values.push(`(${i}, ${(i % 5) + 1}, 'SKU-${i % 17}', ${i % 4}, ${(i % 9) + 0.25})`)
+  return `INSERT INTO order_items VALUES ${values.join(", ")}`
+}
+
+describeMysql("MysqlReadOnlyExecutor (integration)", () => {
+  let admin: mysql.Connection
+  let previousLog: { general_log: string; log_output: string } | undefined
+
+  beforeAll(async () => {
+    admin = await mysql.createConnection({ uri: MYSQL_URL, connectTimeout: 3000 })
+    for (const sql of SEED) await admin.query(sql)
+    await admin.query(seedItems())
+    await admin.query(`CREATE USER IF NOT EXISTS '${RO_USER}'@'%' IDENTIFIED BY '${RO_PASSWORD}'`)
+    await admin.query(`CREATE USER IF NOT EXISTS '${RO_USER}'@'localhost' IDENTIFIED BY '${RO_PASSWORD}'`)
+    await admin.query(`GRANT SELECT ON \`${DEMO_SCHEMA}\`.* TO '${RO_USER}'@'%'`)
+    await admin.query(`GRANT SELECT ON \`${DEMO_SCHEMA}\`.* TO '${RO_USER}'@'localhost'`)
+  })
+
+  afterAll(async () => {
+    if (previousLog) {
+      await admin.query("SET GLOBAL general_log = ?", [previousLog.general_log === "ON" ? 1 : 0])
+      await admin.query("SET GLOBAL log_output = ?", [previousLog.log_output])
+    }
+    await admin?.end()
+  })
+
+  it("runs a plan and keeps numbers, nulls and dates typed", async () => {
+    const result = await runPlan(
+      planOf("SELECT id, user_id, status, total, currency, created_at FROM orders ORDER BY id")
+    )
+    expect(result.rowCount).toBe(5)
+    expect(result.truncated).toBe(false)
+    expect(result.columns.map((c) => c.name)).toEqual([
+      "id",
+      "user_id",
+      "status",
+      "total",
+      "currency",
+      "created_at"
+    ])
+    expect(result.columns.map((c) => c.type)).toEqual([
+      "LONG",
+      "LONGLONG",
+      "VAR_STRING",
+      "NEWDECIMAL",
+      "STRING",
+      "TIMESTAMP"
+    ])
+    expect(result.rows[0]).toEqual({
+      id: 1,
+      user_id: 1,
+      status: "paid",
+      total: 120.5,
+      currency: "EUR",
+      created_at: "2024-02-01T09:30:00Z"
+    })
+    expect(result.rows[2]).toMatchObject({ status: null, total: null })
+    // BIGINT beyond 2^53 stays an exact string.
+    expect(result.rows[4]?.user_id).toBe("9007199254740993")
+  })
+
+  it("returns TINYINT(1) as numbers, DATETIME as naive ISO strings, aggregates as numbers", async () => {
+    const users = await runPlan(
+      planOf("SELECT id, is_active, created_at, name FROM users ORDER BY id LIMIT 3")
+    )
+    expect(users.rows).toEqual([
+      { id: 1, is_active: 1, created_at: "2024-01-01T10:00:00", name: "Ann" },
+      { id: 2, is_active: 0, created_at: "2024-01-02T11:00:00", name: "Bob" },
+      { id: 3, is_active: 1, created_at: "2024-01-03T12:00:00", name: null }
+    ])
+    const agg = await runPlan(
+      planOf(
+        "SELECT COUNT(*) AS n, SUM(total) AS s, AVG(quantity) AS q FROM orders JOIN order_items ON order_items.order_id = orders.id"
+      )
+    )
+    expect(typeof agg.rows[0]?.n).toBe("number")
+    expect(typeof agg.rows[0]?.s).toBe("number")
+    expect(typeof agg.rows[0]?.q).toBe("number")
+  })
+
+  it("expands SELECT * to allowlisted columns only and de-duplicates column names", async () => {
+    const payments = await runPlan(planOf("SELECT * FROM payments ORDER BY id"))
+    expect(payments.columns.map((c) => c.name)).toEqual([
+      "id",
+      "order_id",
+      "amount",
+      "method",
+      "status",
+      "paid_at"
+    ])
+    expect(JSON.stringify(payments.rows)).not.toContain("secret-ref")
+    const joined = await runPlan(
+      planOf("SELECT o.id, p.id FROM orders o JOIN payments p ON p.order_id = o.id ORDER BY o.id")
+    )
+    expect(joined.columns.map((c) => c.name)).toEqual(["id", "id_2"])
+    expect(joined.rows[0]).toEqual({ id: 1, id_2: 1 })
+  })
+
+  it("executes every accepted corpus statement on the server", async () => {
+    const plans = acceptedCorpus.map((c) => planOf(c.sql))
+    const results = await withExecutor(baseConfig(), (x) => Effect.forEach(plans, (p) => x.execute(p)))
+    expect(results).toHaveLength(acceptedCorpus.length)
+    for (const r of results) expect(r.rowCount).toBeLessThanOrEqual(200)
+  })
+
+  it("caps rows with the plan LIMIT and the executor maxRows", async () => {
+    const capped = await runPlan(planOf("SELECT id FROM order_items ORDER BY id", { maxRows: 25 }))
+    expect(capped.rowCount).toBe(25)
+    expect(capped.truncated).toBe(true)
+    const exact = await runPlan(planOf("SELECT id FROM order_items ORDER BY id LIMIT 7"))
+    expect(exact.rowCount).toBe(7)
+    expect(exact.truncated).toBe(false)
+    const small = await runPlan(planOf("SELECT id FROM order_items ORDER BY id"), {
+      ...baseConfig(),
+      maxRows: 4
+    })
+    expect(small.rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }])
+    expect(small.truncated).toBe(true)
+    const fewer = await runPlan(planOf("SELECT id FROM users WHERE id < 3 ORDER BY id"))
+    expect(fewer.truncated).toBe(false)
+  })
+
+  it("times out slow but allowed queries with a stable code", async () => {
+    const slow = planOf(
+      "SELECT COUNT(*) AS n FROM order_items a CROSS JOIN order_items b CROSS JOIN order_items c CROSS JOIN order_items d"
+    )
+    const error = await runFailure(slow, { ...baseConfig(), statementTimeoutMs: 200 })
+    expect(error).toBeInstanceOf(MysqlExecutionError)
+    expect(error.code).toBe("TIMEOUT")
+    // 1969: MariaDB max_statement_time; 3024: MySQL MAX_EXECUTION_TIME (server-side, not the client backstop).
+    expect([1969, 3024]).toContain(error.serverErrno)
+    expect(error.internalMessage.length).toBeGreaterThan(0)
+  }, 30_000)
+
+  it("wraps every plan in a read-only transaction and always rolls back", async () => {
+    const statements: Array<string> = []
+    const plan = planOf("SELECT id FROM orders LIMIT 1")
+    await runPlan(plan, baseConfig(statements))
+    const start = statements.indexOf("START TRANSACTION READ ONLY")
+    expect(start).toBeGreaterThan(-1)
+    expect(statements[start + 1]).toBe(plan.sql)
+    expect(statements[start + 2]).toBe("ROLLBACK")
+    expect(statements.some((s) => s.startsWith("SET SESSION max_statement_time"))).toBe(true)
+
+    const failing: Array<string> = []
+    const error = await runFailure(
+      planOf("SELECT id FROM ghost_table", undefined, ghostAllowlist),
+      baseConfig(failing)
+    )
+    expect(error.code).toBe("SERVER_ERROR")
+    expect(error.serverCode).toBe("ER_NO_SUCH_TABLE")
+    expect(error.internalMessage).toContain("ghost_table")
+    expect(failing.at(-1)).toBe("ROLLBACK")
+  })
+
+  it("reports connection failures with a stable code", async () => {
+    const bad = new URL(roUrl)
+    bad.port = "1"
+    const error = await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(), url: bad.toString() })
+    expect(error.code).toBe("CONNECTION_FAILED")
+    const denied = new URL(roUrl)
+    denied.password = "wrong-password"
+    expect(
+      (await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(), url: denied.toString() })).code
+    ).toBe("CONNECTION_FAILED")
+  })
+
+  it("runs only validated plans and only mapped datasources", async () => {
+    const plan = planOf("SELECT id FROM orders")
+    const forged = { ...plan, sql: "DELETE FROM orders" }
+    expect((await runFailure(forged)).code).toBe("PLAN_NOT_VALIDATED")
+    expect((await runFailure(plan, { ...baseConfig(), databases: {} })).code).toBe("UNKNOWN_DATASOURCE")
+    const [rows] = await admin.query<mysql.RowDataPacket[]>(
+      `SELECT COUNT(*) AS n FROM \`${DEMO_SCHEMA}\`.orders`
+    )
+    expect(rows[0]?.n).toBe(5)
+  })
+
+  it("rejects invalid configuration", async () => {
+    const error = await Effect.runPromise(
+      Effect.result(
+        Layer.build(MysqlReadOnlyExecutor.layer({ ...baseConfig(), statementTimeoutMs: 0 })).pipe(
+          Effect.scoped
+        )
+      )
+    )
+    expect(error._tag).toBe("Failure")
+    if (error._tag === "Failure") expect(error.failure.code).toBe("INVALID_CONFIG")
+  })
+
+  describe("rejected statements never reach the server", () => {
+    it("is verified with a counting hook and MariaDB's general query log", async () => {
+      const [vars] = await admin.query<mysql.RowDataPacket[]>(
+        "SELECT @@GLOBAL.general_log AS general_log, @@GLOBAL.log_output AS log_output"
+      )
+      previousLog = {
+        general_log: Number(vars[0]?.general_log) === 1 ? "ON" : "OFF",
+        log_output: String(vars[0]?.log_output)
+      }
+      await admin.query("SET GLOBAL log_output = 'TABLE'")
+      await admin.query("SET GLOBAL general_log = 1")
+      const [[{ since }]] = (await admin.query("SELECT NOW(6) AS since")) as unknown as [[{ since: string }]]
+
+      const sent: Array<string> = []
+      const outcomes = await withExecutor(baseConfig(sent), (x) =>
+        Effect.forEach(rejectedCorpus, (c) =>
+          Effect.result(
+            validateMysqlQuery({ datasource: c.datasource ?? DEMO_DATASOURCE, sql: c.sql }, allowlist).pipe(
+              Effect.flatMap((plan) => x.execute(plan))
+            )
+          )
+        ).pipe(
+          // One accepted plan through the same pool proves the log is capturing this user.
+          Effect.tap(() => x.execute(planOf("SELECT id FROM orders WHERE id = 4")))
+        )
+      )
+      for (const o of outcomes) {
+        expect(o._tag).toBe("Failure")
+        if (o._tag === "Failure") expect(o.failure._tag).toBe("MysqlQueryRejected")
+      }
+      // Only the one accepted plan (plus session setup) was sent.
+      expect(sent.filter((s) => s.includes("orders"))).toEqual([
+        "SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200"
+      ])
+
+      const [logRows] = await admin.query<mysql.RowDataPacket[]>(
+        "SELECT CONVERT(argument USING utf8mb4) AS argument FROM mysql.general_log WHERE event_time >= ? AND user_host LIKE ? AND command_type = 'Query'",
+        [since, `${RO_USER}%`]
+      )
+      const logged = logRows.map((r) => String(r.argument))
+      expect(logged).toContain("SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200")
+      for (const c of rejectedCorpus) {
+        if (c.sql.trim() === "") continue
+        expect(logged).not.toContain(c.sql)
+      }
+      for (const statement of logged) {
+        const known =
+          statement === "SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200" ||
+          statement === "START TRANSACTION READ ONLY" ||
+          statement === "ROLLBACK" ||
+          statement === "SELECT VERSION() AS v" ||
+          statement.startsWith("SET SESSION ") ||
+          statement.startsWith("USE ")
+        expect(known, statement).toBe(true)
+      }
+    })
+  })
+})

@@ -1,0 +1,246 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import {
+  InvalidAllowlist,
+  isIssuedMysqlQueryPlan,
+  MYSQL_REJECTION_REASONS,
+  type MysqlAllowlist,
+  type MysqlQueryPlan,
+  MysqlQueryRejected,
+  parseMysqlAllowlist,
+  validateMysqlQuery
+} from "../src/mysql/index.js"
+import {
+  acceptedCorpus,
+  DEMO_DATASOURCE,
+  DEMO_SCHEMA,
+  demoAllowlistJson,
+  rejectedCorpus
+} from "./fixtures/mysql-corpus.js"
+
+const allowlist: MysqlAllowlist = Effect.runSync(parseMysqlAllowlist(demoAllowlistJson))
+
+const validate = (sql: string, options?: { maxRows?: number }, datasource = DEMO_DATASOURCE) =>
+  Effect.runSync(Effect.result(validateMysqlQuery({ datasource, sql }, allowlist, options)))
+
+const plan = (sql: string, options?: { maxRows?: number }): MysqlQueryPlan => {
+  const r = validate(sql, options)
+  if (r._tag !== "Success") throw new Error(`expected acceptance of ${sql}: ${JSON.stringify(r.failure)}`)
+  return r.success
+}
+
+const rejection = (sql: string, options?: { maxRows?: number }, datasource?: string): MysqlQueryRejected => {
+  const r = validate(sql, options, datasource)
+  if (r._tag !== "Failure") throw new Error(`expected rejection of ${sql}, got ${r.success.sql}`)
+  return r.failure
+}
+
+describe("mysql corpus", () => {
+  it("has at least 60 accepted and 80 rejected statements", () => {
+    expect(acceptedCorpus.length).toBeGreaterThanOrEqual(60)
+    expect(rejectedCorpus.length).toBeGreaterThanOrEqual(80)
+  })
+
+  it.each(acceptedCorpus.map((c) => [c.sql]))("accepts %s", (sql) => {
+    const p = plan(sql)
+    expect(p.datasource).toBe(DEMO_DATASOURCE)
+    expect(p.schema).toBe(DEMO_SCHEMA)
+    expect(p.rowLimit).toBeGreaterThanOrEqual(0)
+    expect(p.rowLimit).toBeLessThanOrEqual(200)
+    expect(p.sql).toMatch(/LIMIT/)
+    expect(p.sql).not.toContain("/*")
+    expect(p.sql).not.toContain("--")
+    expect(p.sql.replaceAll("AS `password_hash`", "")).not.toContain("password_hash")
+    expect(p.sql).not.toContain("provider_ref")
+    for (const c of p.columns) {
+      const table = allowlist.datasources[DEMO_DATASOURCE]?.schemas[c.schema]?.tables[c.table]
+      expect(table?.columns).toContain(c.column)
+    }
+    // The normalized SQL is itself accepted and stable.
+    const again = plan(p.sql)
+    expect(again.sql).toBe(p.sql)
+  })
+
+  it.each(rejectedCorpus.map((c) => [c.sql, c.reason, c.datasource] as const))(
+    "rejects %s with %s",
+    (sql, reason, datasource) => {
+      const e = rejection(sql, undefined, datasource)
+      expect(e).toBeInstanceOf(MysqlQueryRejected)
+      expect(e._tag).toBe("MysqlQueryRejected")
+      expect(e.reason).toBe(reason)
+      expect(MYSQL_REJECTION_REASONS).toContain(e.reason)
+      expect(e.detail.length).toBeGreaterThan(0)
+      expect(e.detail.length).toBeLessThan(120)
+    }
+  )
+
+  it("never echoes literals from the SQL in the detail", () => {
+    for (const c of rejectedCorpus) {
+      const e = rejection(c.sql, undefined, c.datasource)
+      for (const secret of [
+        "/etc/passwd",
+        "/tmp/x",
+        "secure_file_priv",
+        "password_hash",
+        "secrets",
+        "SLEEP"
+      ]) {
+        if (c.sql.includes(secret)) expect(e.detail).not.toContain(secret)
+      }
+    }
+  })
+})
+
+describe("validateMysqlQuery plans", () => {
+  it("enforces LIMIT min(existing, maxRows)", () => {
+    expect(plan("SELECT id FROM orders").sql).toBe("SELECT `id` FROM `orders` LIMIT 200")
+    expect(plan("SELECT id FROM orders").rowLimit).toBe(200)
+    expect(plan("SELECT id FROM orders").limitEnforced).toBe(true)
+    expect(plan("SELECT id FROM orders LIMIT 5").sql).toBe("SELECT `id` FROM `orders` LIMIT 5")
+    expect(plan("SELECT id FROM orders LIMIT 5").limitEnforced).toBe(false)
+    expect(plan("SELECT id FROM orders LIMIT 1000").sql).toBe("SELECT `id` FROM `orders` LIMIT 200")
+    expect(plan("SELECT id FROM orders LIMIT 1000", { maxRows: 3 }).rowLimit).toBe(3)
+    expect(plan("SELECT id FROM orders LIMIT 10, 500").sql).toBe("SELECT `id` FROM `orders` LIMIT 10, 200")
+    expect(plan("SELECT id FROM orders LIMIT 500 OFFSET 7").sql).toBe(
+      "SELECT `id` FROM `orders` LIMIT 200 OFFSET 7"
+    )
+    expect(plan("SELECT id FROM orders LIMIT 0").rowLimit).toBe(0)
+  })
+
+  it("enforces LIMIT on set operations", () => {
+    expect(plan("SELECT id FROM orders UNION SELECT order_id FROM payments", { maxRows: 7 }).sql).toBe(
+      "SELECT `id` FROM `orders` UNION SELECT `order_id` FROM `payments` LIMIT 7"
+    )
+    expect(
+      plan("(SELECT id FROM orders LIMIT 1) UNION (SELECT order_id FROM payments LIMIT 2)", { maxRows: 7 })
+        .sql
+    ).toBe("(SELECT `id` FROM `orders` LIMIT 1) UNION (SELECT `order_id` FROM `payments` LIMIT 2) LIMIT 7")
+    expect(
+      plan("(SELECT id FROM orders) UNION (SELECT order_id FROM payments) ORDER BY id LIMIT 50", {
+        maxRows: 7
+      }).sql
+    ).toBe("(SELECT `id` FROM `orders`) UNION (SELECT `order_id` FROM `payments`) ORDER BY `id` ASC LIMIT 7")
+  })
+
+  it("expands stars over fully allowed tables and never over hidden columns", () => {
+    expect(plan("SELECT * FROM orders").sql).toBe(
+      "SELECT `orders`.`id`, `orders`.`user_id`, `orders`.`status`, `orders`.`total`, `orders`.`currency`, `orders`.`created_at` FROM `orders` LIMIT 200"
+    )
+    expect(plan("SELECT p.* FROM payments p").sql).toBe(
+      "SELECT `p`.`id`, `p`.`order_id`, `p`.`amount`, `p`.`method`, `p`.`status`, `p`.`paid_at` FROM `payments` AS `p` LIMIT 200"
+    )
+    expect(plan("SELECT x.* FROM (SELECT id, total AS t FROM orders) x").sql).toBe(
+      "SELECT `x`.`id`, `x`.`t` FROM (SELECT `id`, `total` AS `t` FROM `orders`) AS `x` LIMIT 200"
+    )
+  })
+
+  it("reports the tables and columns read, canonicalized", () => {
+    const p = plan(
+      "SELECT O.ID, u.Email FROM Orders O JOIN users u ON u.id = O.user_id WHERE u.country = 'FR'"
+    )
+    expect(p.tables).toEqual([
+      { schema: DEMO_SCHEMA, table: "orders" },
+      { schema: DEMO_SCHEMA, table: "users" }
+    ])
+    expect(p.columns).toEqual(
+      expect.arrayContaining([
+        { schema: DEMO_SCHEMA, table: "orders", column: "id" },
+        { schema: DEMO_SCHEMA, table: "orders", column: "user_id" },
+        { schema: DEMO_SCHEMA, table: "users", column: "email" },
+        { schema: DEMO_SCHEMA, table: "users", column: "id" },
+        { schema: DEMO_SCHEMA, table: "users", column: "country" }
+      ])
+    )
+    expect(p.columns).toHaveLength(5)
+    expect(p.sql).toContain("FROM `orders` AS `O`")
+  })
+
+  it("tracks columns read through CTEs and derived tables", () => {
+    const p = plan(
+      "WITH t AS (SELECT user_id, total FROM orders) SELECT x.user_id FROM (SELECT user_id FROM t) x"
+    )
+    expect(p.columns).toEqual([
+      { schema: DEMO_SCHEMA, table: "orders", column: "user_id" },
+      { schema: DEMO_SCHEMA, table: "orders", column: "total" }
+    ])
+  })
+
+  it("inlines select aliases in GROUP BY / HAVING so they cannot bind to hidden columns", () => {
+    expect(plan("SELECT email AS password_hash FROM users GROUP BY password_hash").sql).toBe(
+      "SELECT `email` AS `password_hash` FROM `users` GROUP BY `email` LIMIT 200"
+    )
+    expect(plan("SELECT user_id, COUNT(*) AS n FROM orders GROUP BY user_id HAVING n > 1").sql).toBe(
+      "SELECT `user_id`, COUNT(*) AS `n` FROM `orders` GROUP BY `user_id` HAVING COUNT(*) > 1 LIMIT 200"
+    )
+  })
+
+  it("drops comments from the normalized SQL", () => {
+    expect(plan("SELECT id /* hi */ FROM orders # tail").sql).toBe("SELECT `id` FROM `orders` LIMIT 200")
+  })
+
+  it("returns frozen plans that the executor recognises", () => {
+    const p = plan("SELECT id FROM orders")
+    expect(Object.isFrozen(p)).toBe(true)
+    expect(isIssuedMysqlQueryPlan(p)).toBe(true)
+    expect(isIssuedMysqlQueryPlan({ ...p })).toBe(false)
+  })
+
+  it("rejects an invalid maxRows option", () => {
+    expect(rejection("SELECT id FROM orders", { maxRows: 0 }).reason).toBe("INVALID_LIMIT")
+  })
+
+  it("rejects non-string sql and oversized statements", () => {
+    expect(rejection(undefined as unknown as string).reason).toBe("EMPTY_QUERY")
+    expect(rejection(`SELECT id FROM orders WHERE status = '${"x".repeat(100_001)}'`).reason).toBe(
+      "UNSUPPORTED_SYNTAX"
+    )
+    expect(rejection("SELECT 1\u0000").reason).toBe("PARSE_ERROR")
+  })
+
+  it("rejects excessive nesting", () => {
+    const deep = `SELECT id FROM orders WHERE id IN ${"(SELECT id FROM orders WHERE id IN ".repeat(70)}(1)${")".repeat(70)}`
+    expect(rejection(deep).reason).toBe("UNSUPPORTED_SYNTAX")
+  })
+})
+
+describe("parseMysqlAllowlist", () => {
+  it("accepts the demo allowlist", () => {
+    expect(allowlist.datasources[DEMO_DATASOURCE]?.defaultSchema).toBe(DEMO_SCHEMA)
+  })
+
+  const invalid = (json: unknown): InvalidAllowlist => {
+    const r = Effect.runSync(Effect.result(parseMysqlAllowlist(json)))
+    if (r._tag !== "Failure") throw new Error("expected failure")
+    return r.failure
+  }
+
+  it("rejects wrong shapes with issues", () => {
+    const e = invalid({
+      datasources: { a: { defaultSchema: "s", schemas: { s: { tables: { t: { columns: "id" } } } } } }
+    })
+    expect(e).toBeInstanceOf(InvalidAllowlist)
+    expect(e.issues[0]?.path).toBe("datasources.a.schemas.s.tables.t.columns")
+    expect(invalid(null)._tag).toBe("InvalidAllowlist")
+    expect(invalid({ datasources: {}, extra: 1 })._tag).toBe("InvalidAllowlist")
+  })
+
+  it("requires defaultSchema to be listed", () => {
+    const e = invalid({ datasources: { a: { defaultSchema: "x", schemas: { s: { tables: {} } } } } })
+    expect(e.issues[0]?.path).toBe("datasources.a.defaultSchema")
+  })
+
+  it("rejects backticks in identifiers and system schemas", () => {
+    expect(
+      invalid({
+        datasources: { a: { defaultSchema: "s", schemas: { s: { tables: { "t`": { columns: ["id"] } } } } } }
+      }).issues.length
+    ).toBeGreaterThan(0)
+    expect(
+      invalid({
+        datasources: {
+          a: { defaultSchema: "mysql", schemas: { mysql: { tables: { user: { columns: ["User"] } } } } }
+        }
+      }).detail
+    ).toContain("system schemas")
+  })
+})
