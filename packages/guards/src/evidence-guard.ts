@@ -1,0 +1,187 @@
+import {
+  type CanonicalInvocation,
+  CanonicalInvocationStore,
+  type EvidenceStatus,
+  type InvocationStatus,
+  isValidId,
+  type JsonObject,
+  type RunId,
+  type ToolCallId
+} from "@aiops-harness/core"
+import { Effect, Option } from "effect"
+import type { Citation, DraftReport } from "./draft.js"
+import { refPresent } from "./refs.js"
+
+/** Why one citation (or the draft as a whole) was refused. Stable codes. */
+export type CitationFailureReason =
+  | "NO_CLAIMS"
+  | "NO_CITATIONS"
+  | "INVALID_TOOL_CALL_ID"
+  | "INVOCATION_NOT_FOUND"
+  | "NOT_READY"
+  | "INVOCATION_ERROR"
+  | "REF_NOT_FOUND"
+  | "NO_EVIDENCE_FOR_POSITIVE_CLAIM"
+  | "NOT_NO_EVIDENCE"
+  | "STORE_UNAVAILABLE"
+
+export interface CitationFailure {
+  /** `null` for draft-level failures (`NO_CLAIMS`). */
+  readonly claimIndex: number | null
+  readonly toolCallId: string | null
+  readonly kind: Citation["kind"] | null
+  readonly reason: CitationFailureReason
+}
+
+export interface ClaimCheck {
+  readonly claimIndex: number
+  readonly negative: boolean
+  readonly passed: boolean
+  readonly failures: ReadonlyArray<CitationFailure>
+}
+
+/** A READY invocation cited by the draft, read from the canonical store (never from the model). */
+export interface CitedEvidence {
+  readonly toolCallId: string
+  readonly toolName: string
+  readonly evidenceStatus: "EVIDENCE_FOUND" | "NO_EVIDENCE"
+  readonly agentResult: JsonObject
+}
+
+export interface EvidenceGuardResult {
+  readonly passed: boolean
+  /** False when the store could not answer: every claim then fails (fail closed). */
+  readonly storeAvailable: boolean
+  readonly claims: ReadonlyArray<ClaimCheck>
+  readonly failures: ReadonlyArray<CitationFailure>
+  /** The READY invocations the draft cited, in first-cited order. */
+  readonly evidence: ReadonlyArray<CitedEvidence>
+}
+
+type Lookup =
+  | { readonly _tag: "Found"; readonly record: CanonicalInvocation }
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Invalid" }
+  | { readonly _tag: "StoreDown" }
+
+const checkCitation = (
+  lookup: Lookup,
+  citation: Citation,
+  negative: boolean
+): {
+  reason: CitationFailureReason | null
+  status: InvocationStatus | null
+  evidence: EvidenceStatus | null
+} => {
+  switch (lookup._tag) {
+    case "Invalid":
+      return { reason: "INVALID_TOOL_CALL_ID", status: null, evidence: null }
+    case "Missing":
+      return { reason: "INVOCATION_NOT_FOUND", status: null, evidence: null }
+    case "StoreDown":
+      return { reason: "STORE_UNAVAILABLE", status: null, evidence: null }
+  }
+  const record = lookup.record
+  if (record.status === "PROJECTING") return { reason: "NOT_READY", status: "PROJECTING", evidence: null }
+  if (record.status === "ERROR") return { reason: "INVOCATION_ERROR", status: "ERROR", evidence: "ERROR" }
+  const base = { status: record.status, evidence: record.evidenceStatus }
+  if (record.evidenceStatus === "NO_EVIDENCE" && !negative) {
+    return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
+  }
+  if (citation.kind === "no_evidence") {
+    if (!negative) return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
+    return { ...base, reason: record.evidenceStatus === "NO_EVIDENCE" ? null : "NOT_NO_EVIDENCE" }
+  }
+  return {
+    ...base,
+    reason: refPresent(record.agentResult, citation.kind, citation.ref) ? null : "REF_NOT_FOUND"
+  }
+}
+
+/**
+ * EvidenceGuard: every claim needs at least one citation and every citation must hold.
+ * For each cited `tool_call_id` it rebuilds the key from the *current* `runId` (never from
+ * the draft or the model's history), reads the canonical record, requires READY and the
+ * cited ref present in the stored `agentResult`. NO_EVIDENCE records support only claims
+ * marked `negative`. Any store failure fails the whole draft closed (`STORE_UNAVAILABLE`).
+ */
+export const evidenceGuard = (input: {
+  readonly runId: RunId | string
+  readonly draft: DraftReport
+}): Effect.Effect<EvidenceGuardResult, never, CanonicalInvocationStore> =>
+  Effect.gen(function* () {
+    const store = yield* CanonicalInvocationStore
+    const { draft } = input
+    const runId = input.runId as RunId
+    const lookups = new Map<string, Lookup>()
+    let storeAvailable = true
+
+    const ids: string[] = []
+    for (const claim of draft.claims) for (const c of claim.citations) ids.push(c.tool_call_id)
+
+    for (const id of ids) {
+      if (lookups.has(id) || !storeAvailable) continue
+      if (!isValidId(id) || !isValidId(runId)) {
+        lookups.set(id, { _tag: "Invalid" })
+        continue
+      }
+      const read = yield* store.get(runId, id as ToolCallId).pipe(
+        Effect.map(
+          (o): Lookup =>
+            Option.isSome(o) && o.value.runId === runId && o.value.toolCallId === id
+              ? { _tag: "Found", record: o.value }
+              : { _tag: "Missing" }
+        ),
+        Effect.catchCause(() => Effect.succeed<Lookup>({ _tag: "StoreDown" }))
+      )
+      if (read._tag === "StoreDown") storeAvailable = false
+      lookups.set(id, read)
+    }
+
+    const failures: CitationFailure[] = []
+    const evidence = new Map<string, CitedEvidence>()
+    const claims: ClaimCheck[] = draft.claims.map((claim, claimIndex) => {
+      const negative = claim.negative === true
+      const claimFailures: CitationFailure[] = []
+      if (!storeAvailable) {
+        claimFailures.push({ claimIndex, toolCallId: null, kind: null, reason: "STORE_UNAVAILABLE" })
+      } else if (claim.citations.length === 0) {
+        claimFailures.push({ claimIndex, toolCallId: null, kind: null, reason: "NO_CITATIONS" })
+      } else {
+        for (const citation of claim.citations) {
+          const lookup = lookups.get(citation.tool_call_id) ?? { _tag: "Missing" }
+          const { reason } = checkCitation(lookup, citation, negative)
+          if (reason !== null) {
+            claimFailures.push({
+              claimIndex,
+              toolCallId: citation.tool_call_id.slice(0, 128),
+              kind: citation.kind,
+              reason
+            })
+          } else if (lookup._tag === "Found" && lookup.record.status === "READY") {
+            const r = lookup.record
+            if (!evidence.has(r.toolCallId)) {
+              evidence.set(r.toolCallId, {
+                toolCallId: r.toolCallId,
+                toolName: r.toolName,
+                evidenceStatus: r.evidenceStatus,
+                agentResult: r.agentResult
+              })
+            }
+          }
+        }
+      }
+      failures.push(...claimFailures)
+      return { claimIndex, negative, passed: claimFailures.length === 0, failures: claimFailures }
+    })
+    if (draft.claims.length === 0) {
+      failures.push({ claimIndex: null, toolCallId: null, kind: null, reason: "NO_CLAIMS" })
+    }
+    return {
+      passed: storeAvailable && failures.length === 0,
+      storeAvailable,
+      claims,
+      failures,
+      evidence: storeAvailable ? [...evidence.values()] : []
+    }
+  })

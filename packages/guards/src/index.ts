@@ -1,0 +1,6 @@
+export * from "./draft.js"
+export * from "./evidence-guard.js"
+export * from "./info-gain.js"
+export { MIN_EXCERPT_CHARS, refPresent } from "./refs.js"
+export * from "./release.js"
+export * from "./semantic-guard.js"

@@ -1,0 +1,148 @@
+import type {
+  ControlView,
+  EvidenceStatus,
+  InvocationStatus,
+  JsonObject,
+  ToolErrorCode
+} from "@aiops-harness/core"
+import type { DraftReport } from "./draft.js"
+import type { EvidenceGuardResult } from "./evidence-guard.js"
+import type { SemanticGuardResult } from "./semantic-guard.js"
+
+/** One tool call the run made, as the harness saw it (Control View facts, no raw data). */
+export interface CheckedScope {
+  readonly toolCallId: string | null
+  readonly tool: string
+  readonly status: InvocationStatus
+  readonly evidenceStatus: EvidenceStatus
+  readonly errorCode: ToolErrorCode | null
+  /** The actual, normalized scope (topic, query, service, window, ...); null when refused. */
+  readonly scope: JsonObject | null
+}
+
+export const checkedScopeOf = (control: ControlView): CheckedScope => ({
+  toolCallId: control.toolCallId,
+  tool: control.toolName,
+  status: control.status,
+  evidenceStatus: control.evidenceStatus,
+  errorCode: control.errorCode,
+  scope: control.scope
+})
+
+export type ReleaseDecisionKind = "PUBLISH_REPORT" | "CANNOT_CONCLUDE"
+
+export interface ReleaseDecisionResult {
+  readonly decision: ReleaseDecisionKind
+  /** The released text: the report, or a bounded answer saying what was checked and what is missing. */
+  readonly content: string
+  /** Why the report was not published (empty when published). */
+  readonly missing: ReadonlyArray<string>
+}
+
+export interface ReleaseLimits {
+  readonly maxChars: number
+  readonly maxCheckedListed: number
+  readonly maxMissingListed: number
+}
+
+export const defaultReleaseLimits: ReleaseLimits = {
+  maxChars: 6000,
+  maxCheckedListed: 10,
+  maxMissingListed: 8
+}
+
+const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1))}…`)
+
+const scopeText = (scope: JsonObject | null): string => {
+  if (!scope) return "(refused before execution)"
+  const window =
+    typeof scope.start_time === "string" && typeof scope.end_time === "string"
+      ? `window ${scope.start_time}..${scope.end_time}`
+      : null
+  const parts = Object.entries(scope)
+    .filter(([k, v]) => k !== "start_time" && k !== "end_time" && v !== null && v !== undefined)
+    .map(([k, v]) => `${k}=${clip(typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v), 100)}`)
+  if (window) parts.push(window)
+  return clip(parts.join(", "), 300)
+}
+
+const checkedLine = (c: CheckedScope): string =>
+  `- ${c.tool} ${scopeText(c.scope)} -> ${c.errorCode ? `ERROR ${c.errorCode}` : c.evidenceStatus}`
+
+/**
+ * ReleaseDecision: publish only when there is a draft, both guards passed and at least one
+ * positive claim stands. Otherwise a bounded, honest `CANNOT_CONCLUDE` answer listing the
+ * checked tools and scopes (with windows) and what is missing.
+ */
+export const releaseDecision = (input: {
+  readonly draft: DraftReport | null
+  readonly evidence: EvidenceGuardResult | null
+  readonly semantic: SemanticGuardResult | null
+  readonly checked: ReadonlyArray<CheckedScope>
+  /** Why the loop stopped early (`NO_GAIN`, `DUPLICATE_REQUEST`, `STEP_BUDGET`, ...), if it did. */
+  readonly stopReason?: string | null
+  readonly limits?: Partial<ReleaseLimits>
+}): ReleaseDecisionResult => {
+  const limits = { ...defaultReleaseLimits, ...input.limits }
+  const { draft, evidence, semantic } = input
+  const missing: string[] = []
+  if (!draft) missing.push("a draft report in the expected format")
+  else {
+    if (!draft.claims.some((c) => c.negative !== true)) {
+      missing.push("positive evidence for a cause: no claim is backed by evidence found")
+    }
+    if (!evidence) missing.push("an evidence check of the citations")
+    else if (!evidence.passed) {
+      if (!evidence.storeAvailable)
+        missing.push("proof of the cited evidence: the evidence store is unavailable")
+      for (const f of evidence.failures) {
+        if (f.reason === "NO_CLAIMS" || f.reason === "STORE_UNAVAILABLE") continue
+        missing.push(
+          `claim ${(f.claimIndex ?? 0) + 1}: ${f.reason}${f.toolCallId ? ` (${clip(f.toolCallId, 64)})` : ""}`
+        )
+      }
+    }
+    if (evidence?.passed) {
+      if (!semantic) missing.push("a semantic check of the conclusion")
+      else if (!semantic.passed) {
+        if (semantic.verdict === "JUDGE_FAILED") missing.push("a semantic check: the judge call failed")
+        for (const v of semantic.verdicts) {
+          if (v.verdict !== "SUPPORTED") missing.push(`claim ${v.claim_index + 1}: judged ${v.verdict}`)
+        }
+      }
+    }
+  }
+
+  if (missing.length === 0 && draft && evidence?.passed && semantic?.passed) {
+    const lines: string[] = []
+    if (draft.summary.trim()) lines.push(draft.summary.trim(), "")
+    lines.push("Findings:")
+    draft.claims.forEach((claim, i) => {
+      const refs = claim.citations.map(
+        (c) => `${c.tool_call_id}:${c.kind}${c.ref ? `:${clip(c.ref, 60)}` : ""}`
+      )
+      lines.push(`${i + 1}. ${claim.text} [${refs.join("; ")}]`)
+    })
+    if (draft.next_steps?.length) {
+      lines.push("", "Next steps:")
+      for (const s of draft.next_steps) lines.push(`- ${s}`)
+    }
+    return { decision: "PUBLISH_REPORT", content: clip(lines.join("\n"), limits.maxChars), missing: [] }
+  }
+
+  const lines: string[] = [
+    "Cannot conclude: the evidence gathered does not support a diagnosis that can be released."
+  ]
+  if (input.stopReason) lines.push(`The investigation stopped early (${input.stopReason}).`)
+  lines.push("", "Checked:")
+  if (input.checked.length === 0) lines.push("- no tool calls were made")
+  for (const c of input.checked.slice(0, limits.maxCheckedListed)) lines.push(checkedLine(c))
+  if (input.checked.length > limits.maxCheckedListed) {
+    lines.push(`- … and ${input.checked.length - limits.maxCheckedListed} more`)
+  }
+  lines.push("", "Missing:")
+  for (const m of missing.slice(0, limits.maxMissingListed)) lines.push(`- ${m}`)
+  if (missing.length > limits.maxMissingListed)
+    lines.push(`- … and ${missing.length - limits.maxMissingListed} more`)
+  return { decision: "CANNOT_CONCLUDE", content: clip(lines.join("\n"), limits.maxChars), missing }
+}
