@@ -1,0 +1,80 @@
+import {
+  type CanonicalInvocationStore,
+  type CanonicalStoreConfig,
+  InMemoryCanonicalStore,
+  type StoreError
+} from "@aiops-harness/core"
+import type { Layer } from "effect"
+import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig } from "./redis/config.js"
+import { RedisCanonicalStore } from "./redis/store.js"
+
+export type StoreEnv = Readonly<Record<string, string | undefined>>
+
+const positiveInt = (env: StoreEnv, name: string): number | undefined => {
+  const raw = env[name]
+  if (raw === undefined || raw === "") return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`${name} must be a positive integer, got "${raw}"`)
+  return n
+}
+
+/** `host:port,host:port` -> cluster nodes. */
+const clusterNodes = (raw: string): Array<{ host: string; port: number }> =>
+  raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => {
+      const at = s.lastIndexOf(":")
+      const port = Number(s.slice(at + 1))
+      if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) {
+        throw new TypeError(`REDIS_CLUSTER_NODES: expected host:port, got "${s}"`)
+      }
+      return { host: s.slice(0, at), port }
+    })
+
+/**
+ * The Redis config the environment describes, or `undefined` without `REDIS_URL`.
+ * Reads `REDIS_URL`, `REDIS_CLUSTER_NODES` (`host:port,...`), `CANONICAL_STORE_KEY_PREFIX`,
+ * `CANONICAL_STORE_TTL_MS`, `CANONICAL_STORE_MAX_RECORD_BYTES`, `REDIS_COMMAND_TIMEOUT_MS`,
+ * `REDIS_CONNECT_TIMEOUT_MS`; `overrides` win over both. Throws `TypeError` on malformed values.
+ */
+export const redisConfigFromEnv = (
+  env: StoreEnv,
+  overrides: Partial<RedisCanonicalStoreConfig> = {}
+): RedisCanonicalStoreConfig | undefined => {
+  const url = overrides.url ?? env.REDIS_URL
+  if (!url) return undefined
+  const nodes = env.REDIS_CLUSTER_NODES ? clusterNodes(env.REDIS_CLUSTER_NODES) : undefined
+  const d = defaultRedisCanonicalStoreConfig
+  return {
+    ...d,
+    url,
+    keyPrefix: env.CANONICAL_STORE_KEY_PREFIX || d.keyPrefix,
+    ttlMillis: positiveInt(env, "CANONICAL_STORE_TTL_MS") ?? d.ttlMillis,
+    maxRecordBytes: positiveInt(env, "CANONICAL_STORE_MAX_RECORD_BYTES") ?? d.maxRecordBytes,
+    commandTimeoutMs: positiveInt(env, "REDIS_COMMAND_TIMEOUT_MS") ?? d.commandTimeoutMs,
+    connectTimeoutMs: positiveInt(env, "REDIS_CONNECT_TIMEOUT_MS") ?? d.connectTimeoutMs,
+    ...(nodes && nodes.length > 0 ? { cluster: { nodes } } : {}),
+    ...overrides
+  }
+}
+
+/**
+ * `REDIS_URL` set -> the Redis store (Cluster too with `REDIS_CLUSTER_NODES`); otherwise the
+ * embedded in-memory store (single process only; records vanish with it).
+ */
+export const canonicalStoreLayerFromEnv = (
+  env: StoreEnv = process.env,
+  overrides: Partial<RedisCanonicalStoreConfig> = {}
+): Layer.Layer<CanonicalInvocationStore, StoreError> => {
+  const redis = redisConfigFromEnv(env, overrides)
+  if (redis) return RedisCanonicalStore.layer(redis)
+  const memory: Partial<CanonicalStoreConfig> = {
+    keyPrefix: overrides.keyPrefix ?? (env.CANONICAL_STORE_KEY_PREFIX || undefined),
+    ttlMillis: overrides.ttlMillis ?? positiveInt(env, "CANONICAL_STORE_TTL_MS"),
+    maxRecordBytes: overrides.maxRecordBytes ?? positiveInt(env, "CANONICAL_STORE_MAX_RECORD_BYTES")
+  }
+  const defined = Object.fromEntries(Object.entries(memory).filter(([, v]) => v !== undefined))
+  return InMemoryCanonicalStore.layer(defined)
+}

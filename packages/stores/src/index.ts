@@ -1,0 +1,12 @@
+export {
+  CanonicalInvocationStore,
+  InMemoryCanonicalStore,
+  makeInMemoryCanonicalStore
+} from "@aiops-harness/core"
+export { canonicalStoreLayerFromEnv, redisConfigFromEnv, type StoreEnv } from "./env.js"
+export {
+  defaultRedisCanonicalStoreConfig,
+  makeRedisCanonicalStore,
+  RedisCanonicalStore,
+  type RedisCanonicalStoreConfig
+} from "./redis/index.js"

@@ -1,0 +1,115 @@
+import { StoreError } from "@aiops-harness/core"
+import { Effect } from "effect"
+import { Cluster, Redis, type RedisOptions } from "ioredis"
+import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig } from "./config.js"
+
+/** The few commands the store uses, the same for a single node and a Cluster. */
+export interface RedisConnection {
+  readonly get: (key: string) => Promise<string | null>
+  /** `SET key value PX ttl NX`: `"OK"` when written, `null` when the key exists. */
+  readonly setPxNx: (key: string, value: string, ttlMillis: number) => Promise<string | null>
+  readonly evalsha: (sha1: string, key: string, arg: string) => Promise<unknown>
+  readonly eval: (script: string, key: string, arg: string) => Promise<unknown>
+  readonly connect: () => Promise<void>
+  readonly quit: () => Promise<unknown>
+  readonly disconnect: () => void
+}
+
+/** Extra time the Effect-level timeouts allow on top of ioredis' own timeouts. */
+export const TIMEOUT_GRACE_MS = 500
+
+export const storeError = (operation: StoreError["operation"], cause: unknown): StoreError =>
+  new StoreError({
+    operation,
+    reason:
+      cause instanceof Error && /timed? ?out|ETIMEDOUT/i.test(cause.message) ? "TIMEOUT" : "UNAVAILABLE",
+    cause
+  })
+
+/** `CLIENT SETNAME` accepts no spaces or newlines. */
+const connectionName = (keyPrefix: string): string =>
+  `aiops-stores:${keyPrefix.replace(/[^A-Za-z0-9:_.-]/g, "_")}`.slice(0, 96)
+
+/**
+ * Options that make every failure surface as a command error within a bounded time: no
+ * offline queue, no per-request retries, command and connect timeouts, bounded reconnection.
+ */
+const boundedOptions = (config: RedisCanonicalStoreConfig) => {
+  const maxAttempts =
+    config.maxReconnectAttempts ?? defaultRedisCanonicalStoreConfig.maxReconnectAttempts ?? 20
+  const retryStrategy = (times: number): number | null =>
+    times > maxAttempts ? null : Math.min(100 * times, 2_000)
+  const perNode = {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    commandTimeout: config.commandTimeoutMs,
+    connectTimeout: config.connectTimeoutMs,
+    connectionName: connectionName(config.keyPrefix),
+    autoResendUnfulfilledCommands: false
+  } satisfies RedisOptions
+  return { retryStrategy, perNode }
+}
+
+const credentials = (url: string): Pick<RedisOptions, "username" | "password" | "tls"> => {
+  const u = new URL(url)
+  return {
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.protocol === "rediss:" ? { tls: {} } : {})
+  }
+}
+
+/** Builds an unconnected ioredis client (single node or Cluster) behind `RedisConnection`. */
+export const createConnection = (config: RedisCanonicalStoreConfig): RedisConnection => {
+  const { retryStrategy, perNode } = boundedOptions(config)
+  const client: Redis | Cluster = config.cluster
+    ? new Cluster(
+        config.cluster.nodes.map((n) => ({ host: n.host, port: n.port })),
+        {
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          enableReadyCheck: true,
+          clusterRetryStrategy: retryStrategy,
+          slotsRefreshTimeout: config.commandTimeoutMs,
+          redisOptions: { ...perNode, ...credentials(config.url) }
+        }
+      )
+    : new Redis(config.url, { ...perNode, enableOfflineQueue: false, enableReadyCheck: true, retryStrategy })
+  // Failures reach callers as command rejections; without a listener ioredis logs them.
+  client.on("error", () => {})
+  const c = client as Redis
+  return {
+    get: (key) => c.get(key),
+    setPxNx: (key, value, ttlMillis) => c.set(key, value, "PX", ttlMillis, "NX"),
+    evalsha: (sha1, key, arg) => c.evalsha(sha1, 1, key, arg),
+    eval: (script, key, arg) => c.eval(script, 1, key, arg),
+    connect: () => c.connect(),
+    quit: () => c.quit(),
+    disconnect: () => c.disconnect()
+  }
+}
+
+/** Connects within `connectTimeoutMs` or fails with `StoreError` (and stops reconnecting). */
+export const connectBounded = (
+  connection: RedisConnection,
+  config: RedisCanonicalStoreConfig
+): Effect.Effect<RedisConnection, StoreError> =>
+  Effect.tryPromise({ try: () => connection.connect(), catch: (cause) => storeError("connect", cause) }).pipe(
+    Effect.timeoutOrElse({
+      duration: config.connectTimeoutMs + TIMEOUT_GRACE_MS,
+      orElse: () => Effect.fail(new StoreError({ operation: "connect", reason: "TIMEOUT" }))
+    }),
+    Effect.tapError(() => Effect.sync(() => connection.disconnect())),
+    Effect.as(connection)
+  )
+
+/** `QUIT` (bounded), then a hard disconnect whatever happened. Never fails. */
+export const closeBounded = (
+  connection: RedisConnection,
+  config: RedisCanonicalStoreConfig
+): Effect.Effect<void> =>
+  Effect.tryPromise(() => connection.quit()).pipe(
+    Effect.timeoutOrElse({ duration: config.commandTimeoutMs + TIMEOUT_GRACE_MS, orElse: () => Effect.void }),
+    Effect.ignore,
+    Effect.ensuring(Effect.sync(() => connection.disconnect()))
+  )

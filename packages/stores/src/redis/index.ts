@@ -1,0 +1,2 @@
+export * from "./config.js"
+export { makeRedisCanonicalStore, RedisCanonicalStore } from "./store.js"

@@ -1,0 +1,152 @@
+import {
+  type CanonicalInvocation,
+  CanonicalInvocationSchema,
+  CanonicalInvocationStore,
+  type CanonicalInvocationStoreShape,
+  canonicalInvocationKey,
+  IllegalTransition,
+  InvocationAlreadyExists,
+  InvocationNotFound,
+  RecordTooLarge,
+  StoreError,
+  utf8Bytes
+} from "@aiops-harness/core"
+import { Effect, Layer, Option, type Scope } from "effect"
+import {
+  closeBounded,
+  connectBounded,
+  createConnection,
+  type RedisConnection,
+  storeError,
+  TIMEOUT_GRACE_MS
+} from "./client.js"
+import type { RedisCanonicalStoreConfig } from "./config.js"
+import { TRANSITION_LUA, TRANSITION_SHA1, TransitionReply } from "./transition-script.js"
+
+type Operation = StoreError["operation"]
+
+const decodeRecord = (json: string, operation: Operation): Effect.Effect<CanonicalInvocation, StoreError> => {
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch (cause) {
+    return Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD", cause }))
+  }
+  const parsed = CanonicalInvocationSchema.safeParse(value)
+  return parsed.success
+    ? Effect.succeed(parsed.data)
+    : Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
+}
+
+const isNoScript = (cause: unknown): boolean => cause instanceof Error && cause.message.startsWith("NOSCRIPT")
+
+/**
+ * The store's operations over an already connected `RedisConnection`. Every command is
+ * bounded twice: by ioredis' `commandTimeout` and, as a last line of defence, by an Effect
+ * timeout a little longer (this one follows Effect's `Clock`).
+ */
+export const makeRedisCanonicalStoreWith = (
+  connection: RedisConnection,
+  config: RedisCanonicalStoreConfig
+): CanonicalInvocationStoreShape => {
+  const { keyPrefix, ttlMillis, maxRecordBytes } = config
+  const bound = config.commandTimeoutMs + TIMEOUT_GRACE_MS
+
+  const command = <A>(
+    operation: Operation,
+    run: () => Promise<A>,
+    commands = 1
+  ): Effect.Effect<A, StoreError> =>
+    Effect.tryPromise({ try: run, catch: (cause) => storeError(operation, cause) }).pipe(
+      Effect.timeoutOrElse({
+        duration: bound * commands,
+        orElse: () => Effect.fail(new StoreError({ operation, reason: "TIMEOUT" }))
+      })
+    )
+
+  const encode = (record: CanonicalInvocation): Effect.Effect<string, RecordTooLarge> =>
+    Effect.suspend(() => {
+      const json = JSON.stringify(record)
+      const bytes = utf8Bytes(json)
+      return bytes > maxRecordBytes
+        ? Effect.fail(new RecordTooLarge({ bytes, limit: maxRecordBytes }))
+        : Effect.succeed(json)
+    })
+
+  return {
+    create: (record) =>
+      Effect.gen(function* () {
+        const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
+        const json = yield* encode(record)
+        const reply = yield* command("create", () => connection.setPxNx(key, json, ttlMillis))
+        if (reply === null) {
+          return yield* new InvocationAlreadyExists({ runId: record.runId, toolCallId: record.toolCallId })
+        }
+      }),
+
+    transition: (next) =>
+      Effect.gen(function* () {
+        const key = canonicalInvocationKey(keyPrefix, next.runId, next.toolCallId)
+        const json = yield* encode(next)
+        const reply = yield* command(
+          "transition",
+          async () => {
+            try {
+              return await connection.evalsha(TRANSITION_SHA1, key, json)
+            } catch (cause) {
+              if (!isNoScript(cause)) throw cause
+              return await connection.eval(TRANSITION_LUA, key, json)
+            }
+          },
+          2
+        )
+        const [code, from] = Array.isArray(reply) ? reply : []
+        switch (code) {
+          case TransitionReply.WRITTEN:
+            return
+          case TransitionReply.NOT_FOUND:
+            return yield* new InvocationNotFound({ runId: next.runId, toolCallId: next.toolCallId })
+          case TransitionReply.ILLEGAL:
+            if (from === "READY" || from === "ERROR") {
+              return yield* new IllegalTransition({ from, to: next.status })
+            }
+            return yield* new StoreError({ operation: "transition", reason: "CORRUPT_RECORD" })
+          case TransitionReply.CORRUPT:
+            return yield* new StoreError({ operation: "transition", reason: "CORRUPT_RECORD" })
+          default:
+            return yield* new StoreError({
+              operation: "transition",
+              reason: "UNAVAILABLE",
+              cause: new Error("unexpected transition script reply")
+            })
+        }
+      }),
+
+    get: (runId, toolCallId) =>
+      Effect.gen(function* () {
+        const key = canonicalInvocationKey(keyPrefix, runId, toolCallId)
+        const json = yield* command("get", () => connection.get(key))
+        if (json === null) return Option.none()
+        return Option.some(yield* decodeRecord(json, "get"))
+      })
+  }
+}
+
+/**
+ * Connects (bounded by `connectTimeoutMs`) and returns the store; the connection is closed
+ * (`QUIT`, then disconnect) when the scope closes.
+ */
+export const makeRedisCanonicalStore = (
+  config: RedisCanonicalStoreConfig
+): Effect.Effect<CanonicalInvocationStoreShape, StoreError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.suspend(() => connectBounded(createConnection(config), config)),
+    (connection) => closeBounded(connection, config)
+  ).pipe(Effect.map((connection) => makeRedisCanonicalStoreWith(connection, config)))
+
+/** Redis (single node or Cluster) backend of the core `CanonicalInvocationStore` service. */
+export const RedisCanonicalStore = {
+  make: makeRedisCanonicalStore,
+  layer: (config: RedisCanonicalStoreConfig): Layer.Layer<CanonicalInvocationStore, StoreError> =>
+    Layer.effect(CanonicalInvocationStore, makeRedisCanonicalStore(config))
+}

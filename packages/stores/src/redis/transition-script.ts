@@ -1,0 +1,32 @@
+import { createHash } from "node:crypto"
+
+/**
+ * The whole transition in one atomic script on the record's own key (so it runs unchanged on
+ * Redis Cluster): read, check presence, check the stored status is PROJECTING, write the
+ * next record keeping the remaining TTL (`KEEPTTL`, Redis >= 6).
+ *
+ * Replies: `{0}` written, `{1}` not found, `{2, status}` illegal transition from `status`,
+ * `{3}` the stored value is not a canonical invocation (corrupt).
+ */
+export const TRANSITION_LUA = `
+local current = redis.call('GET', KEYS[1])
+if not current then return {1} end
+local ok, decoded = pcall(cjson.decode, current)
+if not ok or type(decoded) ~= 'table' then return {3} end
+local status = decoded['status']
+if status ~= 'PROJECTING' then
+  if status == 'READY' or status == 'ERROR' then return {2, status} end
+  return {3}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return {0}
+`
+
+export const TRANSITION_SHA1 = createHash("sha1").update(TRANSITION_LUA).digest("hex")
+
+export const TransitionReply = {
+  WRITTEN: 0,
+  NOT_FOUND: 1,
+  ILLEGAL: 2,
+  CORRUPT: 3
+} as const

@@ -1,0 +1,13 @@
+import { canonicalStoreConformance } from "@aiops-harness/core/testing"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { InMemoryCanonicalStore } from "../src/index.js"
+
+canonicalStoreConformance({
+  name: "in-memory via @aiops-harness/stores (TestClock)",
+  layer: () => InMemoryCanonicalStore.layer({ ttlMillis: 60_000, maxRecordBytes: 4096 }),
+  ttlMillis: 60_000,
+  maxRecordBytes: 4096,
+  advance: (millis) => TestClock.adjust(millis),
+  wrap: (program) => Effect.provide(program, TestClock.layer())
+})

@@ -1,0 +1,323 @@
+import { CanonicalInvocationStore, canonicalInvocationKey, type StoreError } from "@aiops-harness/core"
+import {
+  canonicalStoreConformance,
+  errorRecord,
+  projectingRecord,
+  readyRecord,
+  redisGate,
+  redisUrl
+} from "@aiops-harness/core/testing"
+import { Effect, Exit, Layer, Option } from "effect"
+import type { Redis } from "ioredis"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { RedisCanonicalStore, type RedisCanonicalStoreConfig } from "../src/index.js"
+import { baseConfig, faultyProxy, rawClient, silentServer, unusedPort } from "./helpers.js"
+
+const redisUp = await redisGate()
+const url = redisUrl()
+
+const runWith = <A, E>(
+  config: RedisCanonicalStoreConfig,
+  program: Effect.Effect<A, E, CanonicalInvocationStore>
+): Promise<A> =>
+  Effect.runPromise(Effect.provide(program, RedisCanonicalStore.layer(config)) as Effect.Effect<A, unknown>)
+
+/** Runs `effect`, returning its exit and how long it took in wall-clock milliseconds. */
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    const exit = yield* Effect.exit(effect)
+    return { exit, elapsed: Date.now() - started }
+  })
+
+const storeErrorOf = <A>(exit: Exit.Exit<A, unknown>): StoreError => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
+  const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+  if (error?._tag !== "Fail") throw new Error(`expected a typed failure, got ${String(exit.cause)}`)
+  const e = error.error as { _tag?: string }
+  expect(e._tag).toBe("StoreError")
+  return e as StoreError
+}
+
+canonicalStoreConformance({
+  name: `redis single node (${url})`,
+  layer: () => RedisCanonicalStore.layer(baseConfig(url)),
+  ttlMillis: 1_500,
+  maxRecordBytes: 4_096,
+  advance: (millis) => Effect.sleep(millis),
+  skip: !redisUp
+})
+
+describe.skipIf(!redisUp)("Redis canonical store against a real server", () => {
+  let raw: Redis
+  beforeAll(() => {
+    raw = rawClient(url)
+  })
+  afterAll(async () => {
+    await raw.quit()
+  })
+
+  it("stores under canonicalInvocationKey with the TTL set at creation (SET PX NX)", async () => {
+    const config = baseConfig(url, { ttlMillis: 60_000 })
+    const record = projectingRecord()
+    await runWith(
+      config,
+      Effect.flatMap(Effect.service(CanonicalInvocationStore), (s) => s.create(record))
+    )
+    const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+    expect(key).toContain(`{${record.runId}}`)
+    expect(JSON.parse((await raw.get(key)) ?? "null")).toEqual(record)
+    const pttl = await raw.pttl(key)
+    expect(pttl).toBeGreaterThan(55_000)
+    expect(pttl).toBeLessThanOrEqual(60_000)
+    await raw.del(key)
+  })
+
+  it("PTTL after a read is not larger than before", async () => {
+    const config = baseConfig(url, { ttlMillis: 60_000 })
+    const record = projectingRecord()
+    const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.create(record)
+        yield* Effect.sleep(50)
+        const before = yield* Effect.promise(() => raw.pttl(key))
+        for (let i = 0; i < 3; i++)
+          expect(Option.isSome(yield* store.get(record.runId, record.toolCallId))).toBe(true)
+        const after = yield* Effect.promise(() => raw.pttl(key))
+        expect(before).toBeGreaterThan(0)
+        expect(after).toBeGreaterThan(0)
+        expect(after).toBeLessThanOrEqual(before)
+      })
+    )
+    await raw.del(key)
+  })
+
+  it("PTTL after a transition is not larger than before and still set", async () => {
+    const config = baseConfig(url, { ttlMillis: 60_000 })
+    const record = projectingRecord()
+    const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.create(record)
+        yield* Effect.sleep(50)
+        const before = yield* Effect.promise(() => raw.pttl(key))
+        yield* store.transition(readyRecord(record))
+        const after = yield* Effect.promise(() => raw.pttl(key))
+        expect(after).toBeGreaterThan(0)
+        expect(after).toBeLessThanOrEqual(before)
+        expect(Option.getOrThrow(yield* store.get(record.runId, record.toolCallId)).status).toBe("READY")
+      })
+    )
+    await raw.del(key)
+  })
+
+  it("many concurrent transitions of one record: exactly one wins, the others are IllegalTransition", async () => {
+    const record = projectingRecord()
+    await runWith(
+      baseConfig(url),
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.create(record)
+        const attempts = Array.from({ length: 12 }, (_, i) =>
+          Effect.exit(
+            store.transition(i % 2 === 0 ? readyRecord(record, record.createdAt + i) : errorRecord(record))
+          )
+        )
+        const exits = yield* Effect.all(attempts, { concurrency: "unbounded" })
+        expect(exits.filter(Exit.isSuccess).length).toBe(1)
+        for (const exit of exits.filter(Exit.isFailure)) {
+          const reason = exit.cause.reasons[0]
+          expect(reason?._tag === "Fail" && (reason.error as { _tag: string })._tag).toBe("IllegalTransition")
+        }
+      })
+    )
+  })
+
+  it("a record exactly at the size limit is stored; one byte over is refused and nothing is written", async () => {
+    const config = baseConfig(url)
+    const probe = projectingRecord({ request: { blob: "" } })
+    const overhead = Buffer.byteLength(JSON.stringify(probe))
+    const atLimit = projectingRecord({ request: { blob: "a".repeat(config.maxRecordBytes - overhead) } })
+    const over = projectingRecord({ request: { blob: "a".repeat(config.maxRecordBytes - overhead + 1) } })
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        expect(Buffer.byteLength(JSON.stringify(atLimit))).toBe(config.maxRecordBytes)
+        yield* store.create(atLimit)
+        const error = yield* Effect.flip(store.create(over))
+        expect(error._tag).toBe("RecordTooLarge")
+        if (error._tag === "RecordTooLarge") {
+          expect(error.bytes).toBe(config.maxRecordBytes + 1)
+          expect(error.limit).toBe(config.maxRecordBytes)
+        }
+        const key = canonicalInvocationKey(config.keyPrefix, over.runId, over.toolCallId)
+        expect(yield* Effect.promise(() => raw.exists(key))).toBe(0)
+      })
+    )
+  })
+
+  it("a corrupt stored value is StoreError CORRUPT_RECORD on get and on transition", async () => {
+    const config = baseConfig(url)
+    const notJson = projectingRecord()
+    const wrongShape = projectingRecord()
+    const unknownStatus = projectingRecord()
+    const keyOf = (r: typeof notJson) => canonicalInvocationKey(config.keyPrefix, r.runId, r.toolCallId)
+    await raw.set(keyOf(notJson), "{not json", "PX", 5_000)
+    await raw.set(keyOf(wrongShape), JSON.stringify({ ...wrongShape, extra: 1 }), "PX", 5_000)
+    await raw.set(keyOf(unknownStatus), JSON.stringify({ ...unknownStatus, status: "DONE" }), "PX", 5_000)
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        for (const r of [notJson, wrongShape, unknownStatus]) {
+          const e = yield* Effect.flip(store.get(r.runId, r.toolCallId))
+          expect(e).toMatchObject({ _tag: "StoreError", operation: "get", reason: "CORRUPT_RECORD" })
+        }
+        for (const r of [notJson, unknownStatus]) {
+          const e = yield* Effect.flip(store.transition(readyRecord(r)))
+          expect(e).toMatchObject({ _tag: "StoreError", operation: "transition", reason: "CORRUPT_RECORD" })
+        }
+      })
+    )
+    // The corrupt values are left untouched by the failed transitions.
+    expect(await raw.get(keyOf(notJson))).toBe("{not json")
+    await raw.del(keyOf(notJson), keyOf(wrongShape), keyOf(unknownStatus))
+  })
+
+  it("CLIENT KILL of the store's connection mid-test: StoreError UNAVAILABLE within bounds, never a hang; then it recovers", async () => {
+    const config = baseConfig(url)
+    const record = projectingRecord()
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.create(record)
+        const killed = yield* Effect.promise(async () => {
+          const list = String(await raw.client("LIST"))
+          const ids = list
+            .split("\n")
+            .filter((line) => line.includes(` name=aiops-stores:${config.keyPrefix} `))
+            .map((line) => /(?:^|\s)id=(\d+)/.exec(line)?.[1])
+            .filter((id): id is string => id !== undefined)
+          for (const id of ids) await raw.client("KILL", "ID", id)
+          return ids.length
+        })
+        expect(killed).toBeGreaterThanOrEqual(1)
+        const { exit, elapsed } = yield* timed(store.get(record.runId, record.toolCallId))
+        expect(elapsed).toBeLessThan(config.commandTimeoutMs + 1_000)
+        // The killed socket can never answer: whether the close is seen before or after the
+        // command is written, the command fails (no offline queue, no per-request retries).
+        expect(storeErrorOf(exit).reason).toBe("UNAVAILABLE")
+        // Bounded reconnection brings the store back.
+        yield* Effect.sleep(600)
+        const again = yield* store.get(record.runId, record.toolCallId)
+        expect(Option.getOrThrow(again).toolCallId).toBe(record.toolCallId)
+      })
+    )
+  }, 15_000)
+
+  it("Redis going away mid-test (connections closed, port refusing): StoreError UNAVAILABLE within bounds", async () => {
+    const target = new URL(url)
+    const proxy = await faultyProxy({ host: target.hostname, port: Number(target.port || 6379) })
+    const config = baseConfig(`redis://127.0.0.1:${proxy.port}`)
+    const record = projectingRecord()
+    try {
+      const started = Date.now()
+      await runWith(
+        config,
+        Effect.gen(function* () {
+          const store = yield* CanonicalInvocationStore
+          yield* store.create(record)
+          proxy.kill()
+          yield* Effect.sleep(50)
+          const ops: ReadonlyArray<Effect.Effect<unknown, unknown>> = [
+            store.get(record.runId, record.toolCallId),
+            store.transition(readyRecord(record)),
+            store.create(projectingRecord())
+          ]
+          for (const op of ops) {
+            const { exit, elapsed } = yield* timed(op)
+            expect(elapsed).toBeLessThan(config.commandTimeoutMs + 1_000)
+            expect(storeErrorOf(exit).reason).toBe("UNAVAILABLE")
+          }
+        })
+      )
+      // Releasing the scope (QUIT on a dead connection) is bounded too.
+      expect(Date.now() - started).toBeLessThan(6_000)
+    } finally {
+      await proxy.close()
+    }
+  }, 15_000)
+
+  it("Redis hanging mid-test (no replies): StoreError TIMEOUT within the command timeout", async () => {
+    const target = new URL(url)
+    const proxy = await faultyProxy({ host: target.hostname, port: Number(target.port || 6379) })
+    const config = baseConfig(`redis://127.0.0.1:${proxy.port}`, { commandTimeoutMs: 500 })
+    const record = projectingRecord()
+    try {
+      await runWith(
+        config,
+        Effect.gen(function* () {
+          const store = yield* CanonicalInvocationStore
+          yield* store.create(record)
+          proxy.blackhole()
+          const { exit, elapsed } = yield* timed(store.get(record.runId, record.toolCallId))
+          expect(elapsed).toBeGreaterThanOrEqual(400)
+          expect(elapsed).toBeLessThan(config.commandTimeoutMs + 1_500)
+          const error = storeErrorOf(exit)
+          expect(error.operation).toBe("get")
+          expect(error.reason).toBe("TIMEOUT")
+        })
+      )
+    } finally {
+      await proxy.close()
+    }
+  }, 15_000)
+})
+
+describe("Redis canonical store without a usable server (no Redis needed)", () => {
+  const build = (config: RedisCanonicalStoreConfig) =>
+    timed(
+      Effect.provide(
+        Effect.asVoid(Effect.service(CanonicalInvocationStore)),
+        RedisCanonicalStore.layer(config)
+      )
+    )
+
+  it("an unreachable port fails the layer with StoreError connect UNAVAILABLE within the connect timeout", async () => {
+    const port = await unusedPort()
+    const config = baseConfig(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 1_000 })
+    const { exit, elapsed } = await Effect.runPromise(build(config))
+    expect(elapsed).toBeLessThan(config.connectTimeoutMs + 1_000)
+    const error = storeErrorOf(exit)
+    expect(error.operation).toBe("connect")
+    expect(error.reason).toBe("UNAVAILABLE")
+  })
+
+  it("a server that accepts and never answers fails the layer with StoreError connect TIMEOUT, never a hang", async () => {
+    const server = await silentServer()
+    try {
+      const config = baseConfig(`redis://127.0.0.1:${server.port}`, { connectTimeoutMs: 700 })
+      const { exit, elapsed } = await Effect.runPromise(build(config))
+      expect(elapsed).toBeLessThan(config.connectTimeoutMs + 1_500)
+      const error = storeErrorOf(exit)
+      expect(error.operation).toBe("connect")
+      expect(error.reason).toBe("TIMEOUT")
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("the layer is usable with Layer.build-style composition (type check of the error channel)", () => {
+    const layer: Layer.Layer<CanonicalInvocationStore, StoreError> = RedisCanonicalStore.layer(
+      baseConfig(url)
+    )
+    expect(Layer.isLayer(layer)).toBe(true)
+  })
+})
