@@ -1,0 +1,278 @@
+import {
+  INVOCATION_STATUSES,
+  EVIDENCE_STATUSES,
+  isValidId,
+  JsonValueSchema,
+  TIMELINE_EVENT_TYPES,
+  TOOL_ERROR_CODES
+} from "@aiops-harness/core"
+import { Context, Effect } from "effect"
+import { z } from "zod"
+import { AuditReadError, RunNotFound } from "./errors.js"
+
+const count = z.number().int().nonnegative()
+const epochMs = z.number().int().nonnegative()
+const JsonObjectSchema = z.record(z.string(), JsonValueSchema)
+
+/** `diagnosis_run` status: `RUNNING` until the finish record is written. */
+export const RUN_STATUSES = ["RUNNING", "FINISHED", "FAILED", "CANCELLED"] as const
+export type RunStatus = (typeof RUN_STATUSES)[number]
+
+export const AuditCountsSchema = z.object({
+  timeline_events: count,
+  agent_steps: count,
+  tool_invocations: count,
+  token_usages: count
+})
+
+/** The run's own record. Fields are null when the record (or its finish part) was never written. */
+export const RunSummarySchema = z.object({
+  run_id: z.string(),
+  session_id: z.string(),
+  /** Null when the start record is missing. */
+  query: z.string().nullable(),
+  /** Null when no `diagnosis_run` record exists at all (only child records were written). */
+  status: z.enum(RUN_STATUSES).nullable(),
+  intent: z.string().nullable(),
+  release_result: z.string().nullable(),
+  latency_ms: count.nullable(),
+  total_token_count: count.nullable(),
+  usage_complete: z.boolean().nullable(),
+  /** The released, safe content (bounded). */
+  final_content: z.string().nullable(),
+  started_at: epochMs.nullable(),
+  finished_at: epochMs.nullable(),
+  /** What the run says it wrote (from the finish record). */
+  expected: AuditCountsSchema.nullable(),
+  failed_writes: count.nullable()
+})
+export type RunSummary = z.infer<typeof RunSummarySchema>
+
+export const TimelineEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  type: z.enum(TIMELINE_EVENT_TYPES),
+  at: epochMs,
+  payload: JsonObjectSchema
+})
+export type TimelineEntry = z.infer<typeof TimelineEntrySchema>
+
+export const ToolInvocationEntrySchema = z.object({
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  /** The agent step that issued the call. */
+  step_id: z.string().nullable(),
+  status: z.enum(INVOCATION_STATUSES as unknown as ["PROJECTING", "READY", "ERROR"]).nullable(),
+  evidence_status: z
+    .enum(EVIDENCE_STATUSES as unknown as ["EVIDENCE_FOUND", "NO_EVIDENCE", "ERROR"])
+    .nullable(),
+  error_code: z.enum(TOOL_ERROR_CODES).nullable(),
+  latency_ms: count,
+  request_bytes: count,
+  raw_bytes: count,
+  projection_bytes: count,
+  truncated: z.boolean(),
+  returned_count: count.nullable(),
+  started_at: epochMs,
+  metadata: JsonObjectSchema
+})
+export type ToolInvocationEntry = z.infer<typeof ToolInvocationEntrySchema>
+
+const agentStepShape = {
+  step_id: z.string(),
+  step_index: z.number().int().nonnegative(),
+  started_at: epochMs,
+  latency_ms: count,
+  outcome: z.string(),
+  tool_call_ids: z.array(z.string()),
+  usage_available: z.boolean(),
+  total_tokens: count.nullable()
+}
+export const AgentStepRowSchema = z.object(agentStepShape)
+export type AgentStepRow = z.infer<typeof AgentStepRowSchema>
+export const AgentStepEntrySchema = z.object({
+  ...agentStepShape,
+  tool_invocations: z.array(ToolInvocationEntrySchema)
+})
+export type AgentStepEntry = z.infer<typeof AgentStepEntrySchema>
+
+export const TokenLedgerEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  component: z.enum(["router", "agent_turn", "semantic_guard"]),
+  component_index: z.number().int().nonnegative(),
+  model: z.string(),
+  /** False when the provider returned no usage: token fields are then null, never 0. */
+  usage_available: z.boolean(),
+  prompt_tokens: count.nullable(),
+  completion_tokens: count.nullable(),
+  total_tokens: count.nullable(),
+  at: epochMs
+})
+export type TokenLedgerEntry = z.infer<typeof TokenLedgerEntrySchema>
+
+export const CountCheckSchema = z.object({
+  /** From the finish record; null when the run has none. */
+  expected: count.nullable(),
+  found: count
+})
+
+export const ReconciliationSchema = z.object({
+  /** Sum of available ledger usage = `diagnosis_run.total_token_count` = `RUN_FINISHED.run_total_tokens`. */
+  tokens_reconciled: z.boolean(),
+  ledger_total_tokens: count,
+  run_total_tokens: count.nullable(),
+  finished_event_total_tokens: count.nullable(),
+  /** False when a model call returned no usage (or the run never finished saying otherwise). */
+  usage_complete: z.boolean(),
+  timeline_events: CountCheckSchema,
+  agent_steps: CountCheckSchema,
+  tool_invocations: CountCheckSchema,
+  token_usages: CountCheckSchema,
+  run_start_recorded: z.boolean(),
+  run_finish_recorded: z.boolean(),
+  counts_match: z.boolean(),
+  /** Finish record present, every expected record found, no failed write reported. */
+  audit_complete: z.boolean(),
+  /**
+   * Audit writes known to be lost: a lost start record, plus the larger of the writes the run
+   * reported as failed (other than the start) and the gaps between expected and found counts.
+   * The finish record's own loss shows as `run_finish_recorded: false`.
+   */
+  missing_writes: count
+})
+export type Reconciliation = z.infer<typeof ReconciliationSchema>
+
+/** The trace of one run, as the app's HTTP API returns it (snake_case). */
+export const RunTraceSchema = z.object({
+  run: RunSummarySchema,
+  timeline: z.array(TimelineEntrySchema),
+  agent_steps: z.array(AgentStepEntrySchema),
+  tool_invocations_without_step: z.array(ToolInvocationEntrySchema),
+  token_ledger: z.array(TokenLedgerEntrySchema),
+  reconciliation: ReconciliationSchema
+})
+export type RunTrace = z.infer<typeof RunTraceSchema>
+
+export interface TraceQueryShape {
+  /** The trace of one run of one session. Another session's run is `RunNotFound`. */
+  readonly getTrace: (
+    sessionId: string,
+    runId: string
+  ) => Effect.Effect<RunTrace, RunNotFound | AuditReadError>
+}
+
+/** Read API over the durable audit, by `sessionId` + `runId`. */
+export class TraceQuery extends Context.Service<TraceQuery, TraceQueryShape>()(
+  "@aiops-harness/audit/TraceQuery"
+) {}
+
+/** Everything a backend found for one (session, run). */
+export interface TraceRows {
+  readonly sessionId: string
+  readonly runId: string
+  readonly run: RunSummary | null
+  readonly timeline: ReadonlyArray<TimelineEntry>
+  readonly agentSteps: ReadonlyArray<AgentStepRow>
+  /** In issue order. */
+  readonly toolInvocations: ReadonlyArray<ToolInvocationEntry>
+  readonly tokenLedger: ReadonlyArray<TokenLedgerEntry>
+}
+
+/** Ids that cannot name a run never reach a backend. */
+export const checkTraceIds = (sessionId: string, runId: string): Effect.Effect<void, RunNotFound> =>
+  isValidId(sessionId) && isValidId(runId) ? Effect.void : Effect.fail(new RunNotFound({ sessionId, runId }))
+
+const check = (expected: number | null, found: number) => ({ expected, found })
+
+/** Assembles and reconciles a trace from a backend's rows (shared by every backend). */
+export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound | AuditReadError> =>
+  Effect.suspend((): Effect.Effect<RunTrace, RunNotFound | AuditReadError> => {
+    const { sessionId, runId } = rows
+    if (
+      rows.run === null &&
+      rows.timeline.length === 0 &&
+      rows.agentSteps.length === 0 &&
+      rows.toolInvocations.length === 0 &&
+      rows.tokenLedger.length === 0
+    ) {
+      return Effect.fail(new RunNotFound({ sessionId, runId }))
+    }
+    const run: RunSummary = rows.run ?? {
+      run_id: runId,
+      session_id: sessionId,
+      query: null,
+      status: null,
+      intent: null,
+      release_result: null,
+      latency_ms: null,
+      total_token_count: null,
+      usage_complete: null,
+      final_content: null,
+      started_at: null,
+      finished_at: null,
+      expected: null,
+      failed_writes: null
+    }
+    const timeline = [...rows.timeline].sort((a, b) => a.seq - b.seq)
+    const steps = [...rows.agentSteps].sort((a, b) => a.step_index - b.step_index)
+    const ledger = [...rows.tokenLedger].sort((a, b) => a.seq - b.seq)
+    const stepIds = new Set(steps.map((s) => s.step_id))
+    const agentSteps = steps.map((s) => ({
+      ...s,
+      tool_invocations: rows.toolInvocations.filter((t) => t.step_id === s.step_id)
+    }))
+    const withoutStep = rows.toolInvocations.filter((t) => t.step_id === null || !stepIds.has(t.step_id))
+
+    const finished = run.finished_at !== null && run.status !== null && run.status !== "RUNNING"
+    const finishedEvent = [...timeline].reverse().find((e) => e.type === "RUN_FINISHED")
+    const eventTotal = finishedEvent?.payload.run_total_tokens
+    const finishedEventTotal = typeof eventTotal === "number" ? eventTotal : null
+    const ledgerTotal = ledger.reduce((sum, u) => sum + (u.usage_available ? (u.total_tokens ?? 0) : 0), 0)
+    const tokensReconciled =
+      finished &&
+      run.total_token_count !== null &&
+      finishedEventTotal !== null &&
+      ledgerTotal === run.total_token_count &&
+      ledgerTotal === finishedEventTotal
+    const usageComplete = (run.usage_complete ?? true) && ledger.every((u) => u.usage_available)
+
+    const expected = finished ? run.expected : null
+    const counts = {
+      timeline_events: check(expected?.timeline_events ?? null, timeline.length),
+      agent_steps: check(expected?.agent_steps ?? null, steps.length),
+      tool_invocations: check(expected?.tool_invocations ?? null, rows.toolInvocations.length),
+      token_usages: check(expected?.token_usages ?? null, ledger.length)
+    }
+    const all = Object.values(counts)
+    const countsMatch = expected !== null && all.every((c) => c.expected === c.found)
+    const gaps = all.reduce((sum, c) => sum + Math.max(0, (c.expected ?? 0) - c.found), 0)
+    const startRecorded = run.started_at !== null
+    const startLost = startRecorded ? 0 : 1
+    const failedOther = Math.max(0, (run.failed_writes ?? 0) - startLost)
+    const missingWrites = startLost + Math.max(failedOther, gaps)
+    const auditComplete = finished && countsMatch && missingWrites === 0 && (run.failed_writes ?? 0) === 0
+
+    const trace = {
+      run,
+      timeline,
+      agent_steps: agentSteps,
+      tool_invocations_without_step: withoutStep,
+      token_ledger: ledger,
+      reconciliation: {
+        tokens_reconciled: tokensReconciled,
+        ledger_total_tokens: ledgerTotal,
+        run_total_tokens: run.total_token_count,
+        finished_event_total_tokens: finishedEventTotal,
+        usage_complete: usageComplete,
+        ...counts,
+        run_start_recorded: startRecorded,
+        run_finish_recorded: finished,
+        counts_match: countsMatch,
+        audit_complete: auditComplete,
+        missing_writes: missingWrites
+      }
+    }
+    const parsed = RunTraceSchema.safeParse(trace)
+    return parsed.success
+      ? Effect.succeed(parsed.data)
+      : Effect.fail(new AuditReadError({ reason: "CORRUPT_RECORD", cause: parsed.error }))
+  })
