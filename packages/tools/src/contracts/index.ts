@@ -1,0 +1,3 @@
+export * from "./requests.js"
+export * from "./results.js"
+export * from "./specs.js"

@@ -1,0 +1,74 @@
+import { z } from "zod"
+
+/** Tool names as the model sees them. */
+export const TOOL_NAMES = {
+  lookupKnowledge: "lookup_knowledge",
+  queryLogs: "query_logs",
+  queryMysql: "query_mysql"
+} as const
+export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES]
+
+export const LOG_TOPICS = ["application", "database_slow_query", "system_events", "system_metrics"] as const
+export type LogTopic = (typeof LOG_TOPICS)[number]
+export const LogTopicSchema = z.enum(LOG_TOPICS)
+
+export const DEFAULT_TOP_K = 5
+export const DEFAULT_LOOKBACK_MINUTES = 60
+
+/** `lookup_knowledge` request (0002): `{ query: 1..500, top_k?: 1..10 = 5 }`. */
+export const LookupKnowledgeRequestSchema = z.strictObject({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe("What to look up in the runbooks and operations knowledge base, in plain words."),
+  top_k: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(DEFAULT_TOP_K)
+    .describe("How many evidence blocks to return (1-10).")
+})
+export type LookupKnowledgeRequest = z.output<typeof LookupKnowledgeRequestSchema>
+
+/** `query_logs` request (0002). */
+export const QueryLogsRequestSchema = z.strictObject({
+  topic: LogTopicSchema.describe("Which log stream to search."),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe(
+      'Lucene-like query: field:value, field:"phrase", AND/OR/NOT, -term, parentheses, ' +
+        "numeric comparisons (response_time:>3000), value* wildcards, free text matches the message. " +
+        "Use * for everything."
+    ),
+  service: z.string().trim().min(1).max(128).optional().describe("Only entries of this service."),
+  lookback_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(1440)
+    .default(DEFAULT_LOOKBACK_MINUTES)
+    .describe("Time window ending now, in minutes (1-1440).")
+})
+export type QueryLogsRequest = z.output<typeof QueryLogsRequestSchema>
+
+/** `query_mysql` request (0002): `{ datasource, sql: 1..4000 }`. */
+export const QueryMysqlRequestSchema = z.strictObject({
+  datasource: z
+    .string()
+    .trim()
+    .max(64)
+    .describe("Allowlisted datasource name; an empty string selects the configured default."),
+  sql: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4000)
+    .describe("One read-only SELECT over allowlisted tables and columns.")
+})
+export type QueryMysqlRequest = z.output<typeof QueryMysqlRequestSchema>

@@ -1,0 +1,5 @@
+export * from "./adapters/index.js"
+export * from "./contracts/index.js"
+export * from "./knowledge/index.js"
+export * from "./logs/index.js"
+export * from "./mysql/index.js"

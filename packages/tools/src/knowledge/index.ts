@@ -1,0 +1,2 @@
+export * from "./markdown.js"
+export * from "./search.js"

@@ -1,0 +1,2 @@
+export * from "./backend.js"
+export * from "./query.js"

@@ -1,0 +1,140 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { type LogQuery, type LogQuerySyntaxCode, matchesLogQuery, parseLogQuery } from "../src/logs/index.js"
+
+const parse = (q: string): LogQuery => Effect.runSync(parseLogQuery(q))
+const syntaxCode = (q: string) =>
+  Effect.runSync(
+    Effect.flip(parseLogQuery(q)).pipe(Effect.map((e) => ({ code: e.code, position: e.position })))
+  )
+
+const record = {
+  timestamp: "2025-03-14T09:12:40.000Z",
+  level: "ERROR",
+  service: "checkout",
+  message: "PaymentGatewayTimeout: no answer after 3000 ms",
+  topic: "application",
+  response_time: 3012,
+  status: "500",
+  tags: ["payments", "egress"],
+  http: { method: "POST", path: "/api/checkout" },
+  note: null
+}
+
+describe("parseLogQuery: accepted syntax matches as specified", () => {
+  it.each([
+    ["*", true],
+    ["level:ERROR", true],
+    ["level:error", true],
+    ["level:WARN", false],
+    ['message:"no answer after"', true],
+    ['"no ANSWER after"', true],
+    ['"answer no"', false],
+    ["PaymentGateway", true],
+    ["paymentgatewaytimeout", true],
+    ["Payment*Timeout", true],
+    ["service:check*", true],
+    ["service:chec?out", true],
+    ["service:check", false],
+    ["level:ERROR AND service:checkout", true],
+    ["level:ERROR service:checkout", true],
+    ["level:ERROR && service:cart", false],
+    ["level:WARN OR service:checkout", true],
+    ["level:WARN || service:cart", false],
+    ["NOT level:ERROR", false],
+    ["-level:WARN", true],
+    ["!level:ERROR", false],
+    ["+level:ERROR -service:cart", true],
+    ["(level:WARN OR level:ERROR) AND service:checkout", true],
+    ["service:(cart OR checkout)", true],
+    ['service:(cart OR "checkout")', true],
+    ["response_time:>3000", true],
+    ["response_time:>=3012", true],
+    ["response_time:<3012", false],
+    ["response_time:<=3012.5", true],
+    ["status:>499", true],
+    ["status:500", true],
+    ["tags:egress", true],
+    ["http.method:post", true],
+    ['http.path:"/api/checkout"', true],
+    ["note:*", false],
+    ["response_time:*", true],
+    ["missing_field:x", false],
+    ["missing_field:>1", false],
+    ["level:ERROR AND NOT (service:cart OR service:web)", true],
+    // lower-case operators are plain terms ("and" is not in the message)
+    ["timeout and", false],
+    ["timeout or", false],
+    ["status\\:500", false],
+    ["((level:ERROR))", true]
+  ])("%s -> %s", (query, expected) => {
+    expect(matchesLogQuery(parse(query), record)).toBe(expected)
+  })
+
+  it("builds the expected tree", () => {
+    expect(parse("a OR b c")).toEqual({
+      kind: "or",
+      clauses: [
+        { kind: "term", field: null, value: "a", wildcard: false, phrase: false },
+        {
+          kind: "and",
+          clauses: [
+            { kind: "term", field: null, value: "b", wildcard: false, phrase: false },
+            { kind: "term", field: null, value: "c", wildcard: false, phrase: false }
+          ]
+        }
+      ]
+    })
+    expect(parse("latency:>=2.5")).toEqual({ kind: "compare", field: "latency", op: ">=", value: 2.5 })
+    expect(parse("host:*")).toEqual({ kind: "exists", field: "host" })
+  })
+
+  it("wildcards do not backtrack catastrophically", () => {
+    const q = parse(`message:${"*a".repeat(20)}*b`)
+    expect(matchesLogQuery(q, { message: "a".repeat(5000) })).toBe(false)
+  })
+})
+
+describe("parseLogQuery: unsupported syntax is a typed error, never an empty result", () => {
+  it.each<[string, LogQuerySyntaxCode]>([
+    ["", "EMPTY_QUERY"],
+    ["   ", "EMPTY_QUERY"],
+    ["(level:ERROR", "UNBALANCED_PARENS"],
+    ["level:ERROR)", "UNBALANCED_PARENS"],
+    ["((a) OR b", "UNBALANCED_PARENS"],
+    ["()", "EMPTY_GROUP"],
+    ["service:()", "EMPTY_GROUP"],
+    ["level:ERROR AND", "DANGLING_OPERATOR"],
+    ["OR level:ERROR", "DANGLING_OPERATOR"],
+    ["a AND OR b", "DANGLING_OPERATOR"],
+    ["a NOT", "DANGLING_OPERATOR"],
+    ["(a OR)", "DANGLING_OPERATOR"],
+    ["a - b", "DANGLING_OPERATOR"],
+    ["response_time:>abc", "INVALID_COMPARISON"],
+    ["response_time:>", "INVALID_COMPARISON"],
+    ["response_time:<=1e3", "INVALID_COMPARISON"],
+    ["response_time:>3000ms", "INVALID_COMPARISON"],
+    ["timeout~2", "UNSUPPORTED_OPERATOR"],
+    ['"no answer"~3', "UNSUPPORTED_OPERATOR"],
+    ["level:ERROR^2", "UNSUPPORTED_OPERATOR"],
+    ["message:/time.*/", "UNSUPPORTED_OPERATOR"],
+    ["response_time:[100 TO 200]", "UNSUPPORTED_RANGE"],
+    ["response_time:{100 TO 200}", "UNSUPPORTED_RANGE"],
+    ['"unterminated', "UNTERMINATED_QUOTE"],
+    ['message:"oops', "UNTERMINATED_QUOTE"],
+    ["level:", "EMPTY_FIELD_VALUE"],
+    ["level: ERROR", "EMPTY_FIELD_VALUE"],
+    [":value", "INVALID_FIELD"],
+    ["9field:x", "INVALID_FIELD"],
+    ["trailing\\", "TRAILING_ESCAPE"],
+    [`${"(".repeat(20)}a${")".repeat(20)}`, "TOO_COMPLEX"],
+    [Array.from({ length: 70 }, (_, i) => `t${i}`).join(" OR "), "TOO_COMPLEX"]
+  ])("%j -> %s", (query, code) => {
+    expect(syntaxCode(query).code).toBe(code)
+  })
+
+  it("reports the position of the problem", () => {
+    expect(syntaxCode("level:ERROR AND (service:x")).toEqual({ code: "UNBALANCED_PARENS", position: 16 })
+    expect(syntaxCode("a b:>x")).toEqual({ code: "INVALID_COMPARISON", position: 2 })
+  })
+})
