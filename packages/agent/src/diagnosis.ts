@@ -1,0 +1,480 @@
+import {
+  type AuditSink,
+  type CanonicalInvocationStore,
+  type InvalidId,
+  isValidId,
+  type JsonObject,
+  makeRun,
+  makeToolBoundary,
+  newStepId,
+  parseRunId,
+  parseSessionId,
+  type RecorderSummary,
+  type RunBudgetLimits,
+  type RunContext,
+  type RunFinalStatus,
+  type ToolBoundaryConfig,
+  type ToolDefinition
+} from "@aiops-harness/core"
+import {
+  type CheckedScope,
+  checkedScopeOf,
+  type DraftReport,
+  type EvidenceGuardResult,
+  evidenceGuard,
+  InformationGainTracker,
+  JudgeAnswerSchema,
+  parseDraftReport,
+  type ReleaseDecisionResult,
+  releaseDecision,
+  type SemanticGuardResult,
+  type SemanticJudge,
+  semanticGuard
+} from "@aiops-harness/guards"
+import { Cause, Clock, Data, Effect, Exit } from "effect"
+import { type ChatMessage, ChatModel, type ChatToolCall, type ModelError, toolSpecsFor } from "./model.js"
+import {
+  AGENT_SYSTEM_PROMPT,
+  INVALID_REPORT_MESSAGE,
+  SEMANTIC_GUARD_SYSTEM_PROMPT,
+  stopRequiredMessage
+} from "./prompts.js"
+import { type Intent, routeQuestion } from "./router.js"
+
+export type ReleaseResult = "DIAGNOSIS_REPORT" | "CANNOT_CONCLUDE" | "NOT_A_DIAGNOSIS" | "RUN_FAILED"
+
+/** JSON, snake_case, safe to stream to a client (no raw data, no thresholds or budgets). */
+export type ProgressEvent =
+  | { readonly type: "run_started"; readonly session_id: string; readonly run_id: string }
+  | { readonly type: "routing"; readonly intent: Intent }
+  | { readonly type: "agent_step"; readonly step_index: number }
+  | {
+      readonly type: "tool_call"
+      readonly tool_call_id: string | null
+      readonly tool: string
+      readonly status: string
+      readonly evidence_status: string
+      readonly error_code: string | null
+    }
+  | { readonly type: "stop_required"; readonly reason: string }
+  | { readonly type: "evidence_guard"; readonly passed: boolean; readonly failures: number }
+  | { readonly type: "semantic_guard"; readonly verdict: string }
+  | { readonly type: "release"; readonly decision: string }
+  | { readonly type: "run_finished"; readonly status: RunFinalStatus }
+
+export interface DiagnosisRequest {
+  readonly sessionId: string
+  /** Optional caller-chosen run id (validated); a fresh UUID otherwise. */
+  readonly runId?: string
+  readonly question: string
+}
+
+export interface DiagnosisOptions {
+  /** Tools the run may use (all authorized; only read-only ones are offered). */
+  readonly tools: ReadonlyArray<ToolDefinition>
+  /** Model turns of the ReAct loop, including the final answer turn. Default 6. */
+  readonly maxSteps?: number
+  /** Run budget (tool calls, bytes); see core `RunBudgetLimits`. */
+  readonly budget?: Partial<RunBudgetLimits>
+  /** Consecutive no-gain observations before STOP_REQUIRED. Default 3. */
+  readonly noGainLimit?: number
+  /** Repeated requests before STOP_REQUIRED. Default 1. */
+  readonly duplicateLimit?: number
+  readonly boundary?: Partial<ToolBoundaryConfig>
+  /** Called synchronously for each progress event; exceptions are ignored. */
+  readonly onProgress?: (event: ProgressEvent) => void
+}
+
+export interface DiagnosisResult {
+  readonly sessionId: string
+  readonly runId: string
+  readonly intent: Intent | null
+  readonly releaseResult: ReleaseResult
+  /** The released, safe text: report, bounded cannot-conclude answer, or a failure notice. */
+  readonly content: string
+  /** The draft, only when it was released. */
+  readonly report: DraftReport | null
+  readonly summary: RecorderSummary
+  /** The tool calls the run made (Control View facts). */
+  readonly checked: ReadonlyArray<CheckedScope>
+  readonly evidenceGuard: EvidenceGuardResult | null
+  readonly semanticGuard: SemanticGuardResult | null
+  /** Why the loop stopped early, if it did (`NO_GAIN`, `DUPLICATE_REQUEST`, `TOOL_BUDGET`, `STEP_BUDGET`). */
+  readonly stopReason: string | null
+}
+
+export const NOT_A_DIAGNOSIS_CONTENT =
+  "This assistant investigates production problems (errors, latency, failures, slow queries). " +
+  "Please describe the symptom you want diagnosed."
+export const RUN_FAILED_CONTENT =
+  "The diagnosis could not be completed because the model was unavailable. Nothing was concluded."
+
+const scopeLine = (c: CheckedScope): string => {
+  const scope = c.scope ? JSON.stringify(c.scope) : "(refused)"
+  return `${c.tool} ${scope.length > 200 ? `${scope.slice(0, 199)}…` : scope} -> ${c.errorCode ?? c.evidenceStatus}`
+}
+
+const safeNotify = (onProgress: DiagnosisOptions["onProgress"], event: ProgressEvent) =>
+  Effect.sync(() => {
+    try {
+      onProgress?.(event)
+    } catch {
+      // a progress listener never changes a run
+    }
+  })
+
+interface LoopState {
+  checked: CheckedScope[]
+  stopReason: string | null
+  evidence: EvidenceGuardResult | null
+  semantic: SemanticGuardResult | null
+  intent: Intent | null
+}
+
+/**
+ * One diagnosis run: router, a single ReAct loop over the ToolBoundary (bounded by `maxSteps`,
+ * the run budget and the information-gain stop), EvidenceGuard, SemanticGuard, ReleaseDecision.
+ * The model sees only the boundary's observations. Every path ends the run with `RUN_FINISHED`
+ * (FINISHED, FAILED on model errors and defects, CANCELLED on interruption).
+ */
+export const runDiagnosis = (
+  request: DiagnosisRequest,
+  options: DiagnosisOptions
+): Effect.Effect<DiagnosisResult, InvalidId, ChatModel | CanonicalInvocationStore | AuditSink> =>
+  Effect.gen(function* () {
+    const sessionId = yield* parseSessionId(request.sessionId)
+    const requestedRunId = request.runId === undefined ? undefined : yield* parseRunId(request.runId)
+    const maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 6))
+    const run = yield* makeRun({
+      sessionId,
+      ...(requestedRunId ? { runId: requestedRunId } : {}),
+      query: request.question,
+      authorizedTools: options.tools.map((t) => t.name),
+      ...(options.budget ? { budget: options.budget } : {})
+    })
+    const notify = (event: ProgressEvent) => safeNotify(options.onProgress, event)
+    yield* notify({ type: "run_started", session_id: run.sessionId, run_id: run.runId })
+    const state: LoopState = { checked: [], stopReason: null, evidence: null, semantic: null, intent: null }
+
+    const finishOnce = (status: RunFinalStatus, release: ReleaseResult, content: string) =>
+      Effect.gen(function* () {
+        if ((yield* run.state) !== "ACTIVE") return yield* run.recorder.summary
+        const summary = yield* run
+          .finish({
+            status,
+            intent: state.intent,
+            releaseResult: release,
+            finalContent: content,
+            payload: { release_result: release, intent: state.intent, tool_calls: state.checked.length }
+          })
+          .pipe(Effect.catch(() => run.recorder.summary))
+        yield* notify({ type: "run_finished", status })
+        return summary
+      })
+
+    const failed = (status: RunFinalStatus) =>
+      Effect.gen(function* () {
+        const summary = yield* finishOnce(status, "RUN_FAILED", RUN_FAILED_CONTENT)
+        return {
+          sessionId: run.sessionId,
+          runId: run.runId,
+          intent: state.intent,
+          releaseResult: "RUN_FAILED" as const,
+          content: RUN_FAILED_CONTENT,
+          report: null,
+          summary,
+          checked: state.checked,
+          evidenceGuard: state.evidence,
+          semanticGuard: state.semantic,
+          stopReason: state.stopReason
+        } satisfies DiagnosisResult
+      })
+
+    return yield* diagnose(run, request.question, options, maxSteps, state, notify, finishOnce).pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit)
+          ? Effect.void
+          : Effect.asVoid(
+              finishOnce(
+                Cause.hasInterruptsOnly(exit.cause) ? "CANCELLED" : "FAILED",
+                "RUN_FAILED",
+                RUN_FAILED_CONTENT
+              )
+            )
+      ),
+      Effect.catchCause(() => failed("FAILED"))
+    )
+  })
+
+const diagnose = (
+  run: RunContext,
+  question: string,
+  options: DiagnosisOptions,
+  maxSteps: number,
+  state: LoopState,
+  notify: (event: ProgressEvent) => Effect.Effect<void>,
+  finishOnce: (
+    status: RunFinalStatus,
+    release: ReleaseResult,
+    content: string
+  ) => Effect.Effect<RecorderSummary>
+): Effect.Effect<DiagnosisResult, ModelError, ChatModel | CanonicalInvocationStore> =>
+  Effect.gen(function* () {
+    const model = yield* ChatModel
+    const result = (
+      releaseResult: ReleaseResult,
+      content: string,
+      report: DraftReport | null,
+      summary: RecorderSummary
+    ): DiagnosisResult => ({
+      sessionId: run.sessionId,
+      runId: run.runId,
+      intent: state.intent,
+      releaseResult,
+      content,
+      report,
+      summary,
+      checked: state.checked,
+      evidenceGuard: state.evidence,
+      semanticGuard: state.semantic,
+      stopReason: state.stopReason
+    })
+
+    const routing = yield* routeQuestion(run, question)
+    state.intent = routing.intent
+    yield* notify({ type: "routing", intent: routing.intent })
+    if (routing.intent !== "diagnosis") {
+      yield* run.recorder.event("RELEASE_DECISION", {
+        decision: "NOT_A_DIAGNOSIS",
+        release_result: "NOT_A_DIAGNOSIS"
+      })
+      yield* notify({ type: "release", decision: "NOT_A_DIAGNOSIS" })
+      const summary = yield* finishOnce("FINISHED", "NOT_A_DIAGNOSIS", NOT_A_DIAGNOSIS_CONTENT)
+      return result("NOT_A_DIAGNOSIS", NOT_A_DIAGNOSIS_CONTENT, null, summary)
+    }
+
+    const boundary = yield* makeToolBoundary({
+      run,
+      tools: options.tools,
+      ...(options.boundary ? { config: options.boundary } : {})
+    })
+    const toolSpecs = toolSpecsFor(boundary.tools)
+    const tracker = new InformationGainTracker({
+      ...(options.noGainLimit !== undefined ? { noGainLimit: options.noGainLimit } : {}),
+      ...(options.duplicateLimit !== undefined ? { duplicateLimit: options.duplicateLimit } : {})
+    })
+    const messages: ChatMessage[] = [
+      { role: "system", content: AGENT_SYSTEM_PROMPT },
+      { role: "user", content: question }
+    ]
+    let stopInjected = false
+    const requireStop = (reason: string, stepId: string) =>
+      Effect.gen(function* () {
+        if (stopInjected) return
+        stopInjected = true
+        state.stopReason ??= reason
+        yield* run.recorder.event("STOP_REQUIRED", {
+          reason,
+          step_id: stepId,
+          checked_scopes: state.checked.length
+        })
+        yield* notify({ type: "stop_required", reason })
+        messages.push({ role: "user", content: stopRequiredMessage(reason, state.checked.map(scopeLine)) })
+      })
+
+    let draft: DraftReport | null = null
+    let toolBudgetLeft = true
+    let formatRetried = false
+    for (let stepIndex = 1; stepIndex <= maxSteps; stepIndex++) {
+      const stepId = newStepId(stepIndex)
+      if (!stopInjected && (stepIndex === maxSteps || !toolBudgetLeft)) {
+        yield* requireStop(toolBudgetLeft ? "STEP_BUDGET" : "TOOL_BUDGET", stepId)
+      }
+      const offerTools = !stopInjected && toolSpecs.length > 0
+      yield* notify({ type: "agent_step", step_index: stepIndex })
+      const startedAt = yield* Clock.currentTimeMillis
+      const response = yield* model.chat({
+        purpose: "agent",
+        messages,
+        ...(offerTools ? { tools: toolSpecs } : {})
+      })
+      const latencyMs = (yield* Clock.currentTimeMillis) - startedAt
+      yield* run.recorder.tokenUsage({
+        component: "agent_turn",
+        componentIndex: stepIndex,
+        model: response.model,
+        usage: response.usage
+      })
+      const toolCalls: ReadonlyArray<ChatToolCall> = response.message.toolCalls
+      const outcome = toolCalls.length > 0 ? (offerTools ? "tool_calls" : "tool_calls_refused") : "final"
+      yield* run.recorder.event("AGENT_MODEL_STEP", {
+        step_id: stepId,
+        step_index: stepIndex,
+        outcome,
+        tool_call_count: toolCalls.length,
+        usage_available: response.usage !== null
+      })
+      yield* run.recorder.agentStep({
+        stepId,
+        stepIndex,
+        startedAt,
+        latencyMs,
+        outcome,
+        toolCallIds: toolCalls.map((c) => String(c.id).slice(0, 128)),
+        usageAvailable: response.usage !== null,
+        totalTokens: response.usage?.totalTokens ?? null
+      })
+
+      if (toolCalls.length > 0) {
+        messages.push({ role: "assistant", content: response.message.content, toolCalls })
+        for (const call of toolCalls) {
+          if (!offerTools) {
+            // Not executed: the protocol still needs an answer per call, with a stable code only.
+            messages.push({
+              role: "tool",
+              toolCallId: call.id,
+              content: JSON.stringify({ tool_call_id: call.id, status: "ERROR", error_code: "STOP_REQUIRED" })
+            })
+            continue
+          }
+          const out = yield* boundary.call({
+            runId: run.runId,
+            toolCallId: call.id,
+            toolName: call.name,
+            arguments: call.arguments,
+            stepId
+          })
+          messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(out.observation) })
+          const checked = checkedScopeOf(out.control)
+          state.checked.push(checked)
+          yield* notify({
+            type: "tool_call",
+            tool_call_id: checked.toolCallId,
+            tool: checked.tool,
+            status: checked.status,
+            evidence_status: checked.evidenceStatus,
+            error_code: checked.errorCode
+          })
+          if (out.control.errorCode === "BUDGET_EXHAUSTED" || out.control.budgetRemaining.toolCalls <= 0) {
+            toolBudgetLeft = false
+          }
+          const gain = tracker.observe(out.control)
+          if (gain.stopRequired && gain.reason) state.stopReason ??= gain.reason
+        }
+        if (state.stopReason && !stopInjected) yield* requireStop(state.stopReason, stepId)
+        continue
+      }
+
+      messages.push({ role: "assistant", content: response.message.content ?? "" })
+      draft = parseDraftReport(response.message.content)
+      if (draft === null && !formatRetried && stepIndex < maxSteps) {
+        formatRetried = true
+        messages.push({ role: "user", content: INVALID_REPORT_MESSAGE })
+        continue
+      }
+      break
+    }
+
+    // ---- guards and release ----------------------------------------------------------------
+    if (draft) {
+      const evidence = yield* evidenceGuard({ runId: run.runId, draft })
+      state.evidence = evidence
+      yield* run.recorder.event("EVIDENCE_GUARD_INITIAL", {
+        passed: evidence.passed,
+        store_available: evidence.storeAvailable,
+        claims: draft.claims.length,
+        failures: evidence.failures.slice(0, 20).map(
+          (f): JsonObject => ({
+            claim_index: f.claimIndex,
+            tool_call_id: f.toolCallId && isValidId(f.toolCallId) ? f.toolCallId : null,
+            reason: f.reason
+          })
+        )
+      })
+      yield* notify({ type: "evidence_guard", passed: evidence.passed, failures: evidence.failures.length })
+      if (evidence.passed) {
+        const judge: SemanticJudge<ModelError | JudgeAnswerInvalid> = (input) =>
+          Effect.gen(function* () {
+            const answer = yield* model.chat({
+              purpose: "semantic_guard",
+              responseFormat: "json",
+              messages: [
+                { role: "system", content: SEMANTIC_GUARD_SYSTEM_PROMPT },
+                {
+                  role: "user",
+                  content: JSON.stringify({
+                    question: input.question,
+                    claims: input.draft.claims,
+                    evidence: input.evidence
+                  })
+                }
+              ]
+            })
+            yield* run.recorder.tokenUsage({
+              component: "semantic_guard",
+              componentIndex: 1,
+              model: answer.model,
+              usage: answer.usage
+            })
+            const parsed = parseJudgeAnswer(answer.message.content)
+            if (!parsed) return yield* Effect.fail(new JudgeAnswerInvalid())
+            return { verdicts: parsed, usage: answer.usage, model: answer.model }
+          })
+        const semantic = yield* semanticGuard({ judge, question, draft, evidence: evidence.evidence })
+        state.semantic = semantic
+        yield* run.recorder.event("SEMANTIC_GUARD_ATTEMPT", {
+          attempt: 1,
+          outcome: semantic.verdict === "JUDGE_FAILED" ? (semantic.errorTag ?? "JUDGE_FAILED") : "JUDGED",
+          model: semantic.model
+        })
+        yield* run.recorder.event("SEMANTIC_GUARD_DECISION", {
+          passed: semantic.passed,
+          verdict: semantic.verdict,
+          verdicts: semantic.verdicts
+            .slice(0, 20)
+            .map((v): JsonObject => ({ claim_index: v.claim_index, verdict: v.verdict }))
+        })
+        yield* notify({ type: "semantic_guard", verdict: semantic.verdict })
+      }
+    }
+
+    const release: ReleaseDecisionResult = releaseDecision({
+      draft,
+      evidence: state.evidence,
+      semantic: state.semantic,
+      checked: state.checked,
+      stopReason: state.stopReason
+    })
+    const releaseResult: ReleaseResult =
+      release.decision === "PUBLISH_REPORT" ? "DIAGNOSIS_REPORT" : "CANNOT_CONCLUDE"
+    yield* run.recorder.event("RELEASE_DECISION", {
+      decision: release.decision,
+      release_result: releaseResult,
+      missing: release.missing.length,
+      stop_reason: state.stopReason
+    })
+    yield* notify({ type: "release", decision: release.decision })
+    const summary = yield* finishOnce("FINISHED", releaseResult, release.content)
+    return result(
+      releaseResult,
+      release.content,
+      releaseResult === "DIAGNOSIS_REPORT" ? draft : null,
+      summary
+    )
+  })
+
+/** The semantic judge answered, but not with the expected verdict JSON. */
+export class JudgeAnswerInvalid extends Data.TaggedError("JudgeAnswerInvalid")<{}> {}
+
+const parseJudgeAnswer = (text: string | null) => {
+  if (!text) return null
+  const first = text.indexOf("{")
+  const last = text.lastIndexOf("}")
+  if (first < 0 || last <= first) return null
+  try {
+    const parsed = JudgeAnswerSchema.safeParse(JSON.parse(text.slice(first, last + 1)))
+    return parsed.success ? parsed.data.verdicts : null
+  } catch {
+    return null
+  }
+}

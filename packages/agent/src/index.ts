@@ -1,0 +1,6 @@
+export * from "./diagnosis.js"
+export * from "./model.js"
+export * from "./offline.js"
+export * from "./openai.js"
+export * from "./prompts.js"
+export * from "./router.js"

@@ -1,0 +1,84 @@
+import type { TokenUsage, ToolDefinition } from "@aiops-harness/core"
+import { Context, Data, type Effect } from "effect"
+import { z } from "zod"
+
+export type ChatPurpose = "router" | "agent" | "semantic_guard"
+
+/** One tool call as the model produced it. `arguments` is JSON text, untrusted. */
+export interface ChatToolCall {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
+}
+
+export type ChatMessage =
+  | { readonly role: "system"; readonly content: string }
+  | { readonly role: "user"; readonly content: string }
+  | {
+      readonly role: "assistant"
+      readonly content: string | null
+      readonly toolCalls?: ReadonlyArray<ChatToolCall>
+    }
+  | { readonly role: "tool"; readonly toolCallId: string; readonly content: string }
+
+/** A model-facing tool: name, description and the JSON Schema of its request. */
+export interface ChatToolSpec {
+  readonly name: string
+  readonly description: string
+  readonly parameters: Record<string, unknown>
+}
+
+export interface ChatRequest {
+  readonly purpose: ChatPurpose
+  readonly messages: ReadonlyArray<ChatMessage>
+  readonly tools?: ReadonlyArray<ChatToolSpec>
+  /** `json` asks for a JSON object answer (sent only when no tools are offered). */
+  readonly responseFormat?: "text" | "json"
+}
+
+export interface ChatResponse {
+  readonly message: { readonly content: string | null; readonly toolCalls: ReadonlyArray<ChatToolCall> }
+  /** `null` when the provider reported no usage: never invent zeros. */
+  readonly usage: TokenUsage | null
+  readonly model: string
+}
+
+export type ModelErrorReason =
+  | "TIMEOUT"
+  | "NETWORK"
+  | "RATE_LIMITED"
+  | "HTTP_STATUS"
+  | "MALFORMED_RESPONSE"
+  | "UNSUPPORTED_REQUEST"
+
+/** A model call failed. Internal only: the model and the user never see `detail`. */
+export class ModelError extends Data.TaggedError("ModelError")<{
+  readonly reason: ModelErrorReason
+  /** HTTP status of the last attempt, when there was one. */
+  readonly status?: number
+  /** Attempts made (1 + retries). */
+  readonly attempts: number
+  readonly detail?: string
+}> {}
+
+export interface ChatModelShape {
+  readonly chat: (request: ChatRequest) => Effect.Effect<ChatResponse, ModelError>
+}
+
+/** The model interface the router, the diagnosis loop and the semantic guard use. */
+export class ChatModel extends Context.Service<ChatModel, ChatModelShape>()(
+  "@aiops-harness/agent/ChatModel"
+) {}
+
+/** Model-facing tool specs: JSON Schema of each tool's zod request schema (`z.toJSONSchema`). */
+export const toolSpecsFor = (tools: ReadonlyArray<ToolDefinition>): ReadonlyArray<ChatToolSpec> =>
+  tools.map((tool) => {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.requestSchema, {
+      io: "input",
+      unrepresentable: "any"
+    }) as Record<string, unknown>
+    return { name: tool.name, description: tool.description, parameters }
+  })
+
+/** Rough token estimate (4 characters per token) for providers that must report plausible usage. */
+export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4))

@@ -1,0 +1,425 @@
+import { InMemoryCanonicalStore, type TimelineEvent } from "@aiops-harness/core"
+import { Effect, Layer } from "effect"
+import { describe, expect, it } from "vitest"
+import {
+  type ChatModel,
+  type DiagnosisOptions,
+  type DiagnosisRequest,
+  ModelError,
+  OfflineRuleModel,
+  type ProgressEvent,
+  runDiagnosis
+} from "../src/index.js"
+import {
+  DOCS,
+  knowledgeTool,
+  logsTool,
+  recordingAudit,
+  scriptedModel,
+  spying,
+  text,
+  toolCall
+} from "./helpers.js"
+
+const SUCCESS_EVENTS = [
+  "RUN_STARTED",
+  "MODEL_TOKEN_USAGE",
+  "ROUTING_ATTEMPT",
+  "ROUTING_DECISION",
+  "MODEL_TOKEN_USAGE",
+  "AGENT_MODEL_STEP",
+  "TOOL_INVOCATION",
+  "MODEL_TOKEN_USAGE",
+  "AGENT_MODEL_STEP",
+  "EVIDENCE_GUARD_INITIAL",
+  "MODEL_TOKEN_USAGE",
+  "SEMANTIC_GUARD_ATTEMPT",
+  "SEMANTIC_GUARD_DECISION",
+  "RELEASE_DECISION",
+  "RUN_FINISHED"
+]
+
+const run = (
+  model: Layer.Layer<ChatModel>,
+  request: Partial<DiagnosisRequest>,
+  options: DiagnosisOptions,
+  audit = recordingAudit(),
+  store = InMemoryCanonicalStore.layer()
+) =>
+  Effect.runPromise(
+    runDiagnosis(
+      { sessionId: "session-1", question: "why is checkout returning 500s?", ...request },
+      options
+    ).pipe(Effect.provide(Layer.mergeAll(model, store, audit.layer)))
+  ).then((result) => ({ result, audit }))
+
+const finishedPayload = (events: ReadonlyArray<TimelineEvent>) => {
+  const last = events.at(-1)
+  expect(last?.type).toBe("RUN_FINISHED")
+  return last!.payload
+}
+
+describe("runDiagnosis with the offline rule model", () => {
+  it("writes exactly the 15 reference events for a 2-turn single-tool diagnosis and reconciles tokens", async () => {
+    const spy = spying(OfflineRuleModel.layer())
+    const progress: ProgressEvent[] = []
+    const { result, audit } = await run(
+      spy.layer,
+      {},
+      { tools: [knowledgeTool(DOCS)], onProgress: (e) => progress.push(e) }
+    )
+
+    expect(audit.types()).toEqual(SUCCESS_EVENTS)
+    expect(audit.log.events.map((e) => e.seq)).toEqual(SUCCESS_EVENTS.map((_, i) => i + 1))
+    expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
+    expect(result.intent).toBe("diagnosis")
+    expect(result.report?.claims[0]?.citations[0]).toEqual({
+      tool_call_id: "offline-call-1",
+      kind: "document",
+      ref: "runbooks/db-connection-pool-exhaustion.md"
+    })
+    expect(result.content).toContain("connection pool is exhausted")
+    expect(result.evidenceGuard?.passed).toBe(true)
+    expect(result.semanticGuard?.verdict).toBe("SUPPORTED")
+
+    // agent steps and the tool call's step id
+    expect(audit.log.steps.map((s) => [s.stepId, s.outcome, s.toolCallIds])).toEqual([
+      ["step-1", "tool_calls", ["offline-call-1"]],
+      ["step-2", "final", []]
+    ])
+    expect(audit.log.invocations.map((i) => [i.toolCallId, i.stepId, i.status, i.evidenceStatus])).toEqual([
+      ["offline-call-1", "step-1", "READY", "EVIDENCE_FOUND"]
+    ])
+
+    // tokens reconcile: ledger sum = summary = RUN_FINISHED payload = finish record
+    const ledger = audit.log.tokens.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
+    expect(audit.log.tokens.map((t) => t.component)).toEqual([
+      "router",
+      "agent_turn",
+      "agent_turn",
+      "semantic_guard"
+    ])
+    expect(audit.log.tokens.every((t) => t.usageAvailable)).toBe(true)
+    expect(ledger).toBeGreaterThan(0)
+    expect(result.summary.totalTokens).toBe(ledger)
+    expect(finishedPayload(audit.log.events).run_total_tokens).toBe(ledger)
+    expect(audit.log.finished[0]).toMatchObject({
+      totalTokens: ledger,
+      status: "FINISHED",
+      releaseResult: "DIAGNOSIS_REPORT"
+    })
+    expect(audit.log.finished[0]?.expected).toEqual({
+      timelineEvents: 15,
+      agentSteps: 2,
+      toolInvocations: 1,
+      tokenUsages: 4
+    })
+    expect(result.summary.usageComplete).toBe(true)
+
+    // the model only ever saw the boundary's observation
+    const agentTurn2 = spy.requests.filter((r) => r.purpose === "agent")[1]!
+    const toolMessage = agentTurn2.messages.find((m) => m.role === "tool")
+    expect(toolMessage && JSON.parse(toolMessage.content)).toMatchObject({
+      tool_call_id: "offline-call-1",
+      tool: "lookup_knowledge",
+      status: "READY",
+      evidence_status: "EVIDENCE_FOUND"
+    })
+    const everything = JSON.stringify(spy.requests)
+    expect(everything).not.toContain("raw-only-marker")
+    expect(everything).not.toContain("0.93")
+    expect(everything).not.toContain("budget")
+
+    expect(progress.map((p) => p.type)).toEqual([
+      "run_started",
+      "routing",
+      "agent_step",
+      "tool_call",
+      "agent_step",
+      "evidence_guard",
+      "semantic_guard",
+      "release",
+      "run_finished"
+    ])
+  })
+
+  it("converges by the information-gain stop to CANNOT_CONCLUDE when nothing is found", async () => {
+    const spy = spying(OfflineRuleModel.layer())
+    const maxSteps = 6
+    const { result, audit } = await run(
+      spy.layer,
+      { question: "why is inventory-service throwing timeouts?" },
+      { tools: [knowledgeTool([]), logsTool([])], maxSteps, noGainLimit: 3 }
+    )
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(result.stopReason).toBe("NO_GAIN")
+    expect(result.report).toBeNull()
+    const types = audit.types()
+    expect(types.filter((t) => t === "TOOL_INVOCATION")).toHaveLength(3)
+    expect(types.filter((t) => t === "STOP_REQUIRED")).toHaveLength(1)
+    expect(types.filter((t) => t === "AGENT_MODEL_STEP").length).toBeLessThanOrEqual(maxSteps)
+    expect(types.slice(-3)).toEqual(["EVIDENCE_GUARD_INITIAL", "RELEASE_DECISION", "RUN_FINISHED"])
+    expect(types).not.toContain("SEMANTIC_GUARD_ATTEMPT")
+    const stop = audit.log.events.find((e) => e.type === "STOP_REQUIRED")
+    expect(stop?.payload.reason).toBe("NO_GAIN")
+
+    // the control message reached the model, after which no tools were offered
+    const agentRequests = spy.requests.filter((r) => r.purpose === "agent")
+    const last = agentRequests.at(-1)!
+    const control = last.messages.find((m) => m.role === "user" && m.content.startsWith("STOP_REQUIRED:"))
+    expect(control?.role === "user" && control.content).toContain("Scopes already checked")
+    expect(last.tools).toBeUndefined()
+    expect(JSON.stringify(spy.requests)).not.toMatch(/noGainLimit|consecutive|threshold/i)
+
+    // the bounded answer says what was checked, with windows
+    expect(result.content).toContain("Cannot conclude")
+    expect(result.content).toContain("lookup_knowledge")
+    expect(result.content).toContain("query_logs")
+    expect(result.content).toMatch(/window \S+\.\.\S+/)
+    expect(finishedPayload(audit.log.events)).toMatchObject({
+      status: "FINISHED",
+      release_result: "CANNOT_CONCLUDE"
+    })
+    expect(result.summary.totalTokens).toBe(audit.log.tokens.reduce((s, t) => s + (t.totalTokens ?? 0), 0))
+  })
+
+  it("answers NOT_A_DIAGNOSIS for other intents and still finishes the run", async () => {
+    const { result, audit } = await run(
+      OfflineRuleModel.layer(),
+      { question: "hello there, who are you?" },
+      { tools: [knowledgeTool(DOCS)] }
+    )
+    expect(result.releaseResult).toBe("NOT_A_DIAGNOSIS")
+    expect(audit.types()).toEqual([
+      "RUN_STARTED",
+      "MODEL_TOKEN_USAGE",
+      "ROUTING_ATTEMPT",
+      "ROUTING_DECISION",
+      "RELEASE_DECISION",
+      "RUN_FINISHED"
+    ])
+  })
+})
+
+const diagnosisRoute = text('{"intent":"diagnosis"}')
+const citing = (toolCallId: string) =>
+  text(
+    JSON.stringify({
+      summary: "pool exhausted",
+      claims: [
+        {
+          text: "The pool is exhausted.",
+          citations: [
+            { tool_call_id: toolCallId, kind: "document", ref: "runbooks/db-connection-pool-exhaustion.md" }
+          ]
+        }
+      ]
+    })
+  )
+
+describe("runDiagnosis with scripted models", () => {
+  it("refuses a draft that cites a made-up toolCallId (EvidenceGuard)", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      citing("call-999")
+    ])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(result.evidenceGuard?.failures.map((f) => f.reason)).toEqual(["INVOCATION_NOT_FOUND"])
+    const guard = audit.log.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")
+    expect(guard?.payload).toMatchObject({
+      passed: false,
+      failures: [{ claim_index: 0, tool_call_id: "call-999", reason: "INVOCATION_NOT_FOUND" }]
+    })
+    expect(audit.types()).not.toContain("SEMANTIC_GUARD_ATTEMPT")
+    expect(audit.types().at(-1)).toBe("RUN_FINISHED")
+    expect(model.requests).toHaveLength(3)
+  })
+
+  it("refuses a real toolCallId from another run", async () => {
+    const store = Layer.succeed(
+      (await import("@aiops-harness/core")).CanonicalInvocationStore,
+      await Effect.runPromise(InMemoryCanonicalStore.make())
+    )
+    const first = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      citing("call-1"),
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+    ])
+    const a = await run(
+      first.layer,
+      { runId: "run-a" },
+      { tools: [knowledgeTool(DOCS)] },
+      recordingAudit(),
+      store
+    )
+    expect(a.result.releaseResult).toBe("DIAGNOSIS_REPORT")
+    const second = scriptedModel([diagnosisRoute, citing("call-1")])
+    const b = await run(
+      second.layer,
+      { runId: "run-b" },
+      { tools: [knowledgeTool(DOCS)] },
+      recordingAudit(),
+      store
+    )
+    expect(b.result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(b.result.evidenceGuard?.failures.map((f) => f.reason)).toEqual(["INVOCATION_NOT_FOUND"])
+  })
+
+  it("refuses when the semantic judge does not support the claims", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      citing("call-1"),
+      text('{"verdicts":[{"claim_index":0,"verdict":"PARTIALLY_SUPPORTED"}]}')
+    ])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(result.semanticGuard?.verdict).toBe("PARTIALLY_SUPPORTED")
+    expect(audit.types()).toEqual(SUCCESS_EVENTS)
+  })
+
+  it("fails the semantic guard closed on an unparseable judge answer, keeping its ledger entry", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      citing("call-1"),
+      text("looks fine to me")
+    ])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(result.semanticGuard).toMatchObject({ verdict: "JUDGE_FAILED", errorTag: "JudgeAnswerInvalid" })
+    expect(audit.types()).toEqual(SUCCESS_EVENTS)
+    expect(audit.log.events.find((e) => e.type === "SEMANTIC_GUARD_ATTEMPT")?.payload.outcome).toBe(
+      "JudgeAnswerInvalid"
+    )
+  })
+
+  it("stops on a repeated request and never executes calls made after STOP_REQUIRED", async () => {
+    const same = { query: "checkout 500" }
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", same),
+      toolCall("call-2", "lookup_knowledge", same),
+      toolCall("call-3", "lookup_knowledge", { query: "other" }),
+      text(JSON.stringify({ summary: "nothing", claims: [] }))
+    ])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)], maxSteps: 6 })
+    expect(result.stopReason).toBe("DUPLICATE_REQUEST")
+    expect(audit.log.invocations.map((i) => i.toolCallId)).toEqual(["call-1", "call-2"])
+    expect(model.requests[3]?.tools).toBeUndefined()
+    const refused = model.requests[4]?.messages.find((m) => m.role === "tool" && m.toolCallId === "call-3")
+    expect(refused?.role === "tool" && JSON.parse(refused.content)).toMatchObject({
+      error_code: "STOP_REQUIRED"
+    })
+    expect(audit.log.steps.map((s) => s.outcome)).toEqual([
+      "tool_calls",
+      "tool_calls",
+      "tool_calls_refused",
+      "final"
+    ])
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(audit.types().at(-1)).toBe("RUN_FINISHED")
+  })
+
+  it("converges within maxSteps when the model never stops calling tools", async () => {
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      toolCall(`call-${i}`, "lookup_knowledge", { query: `q${i}` })
+    )
+    const model = scriptedModel([diagnosisRoute, ...calls])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)], maxSteps: 4 })
+    expect(audit.log.steps).toHaveLength(4)
+    expect(result.stopReason).toBe("STEP_BUDGET")
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(audit.log.invocations).toHaveLength(3)
+    expect(audit.types().at(-1)).toBe("RUN_FINISHED")
+  })
+
+  it("stops offering tools when the tool budget is spent", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "a" }),
+      citing("call-1"),
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+    ])
+    const { result } = await run(
+      model.layer,
+      {},
+      { tools: [knowledgeTool(DOCS)], budget: { maxToolCalls: 1 } }
+    )
+    expect(result.stopReason).toBe("TOOL_BUDGET")
+    expect(model.requests[2]?.tools).toBeUndefined()
+    expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
+  })
+
+  it("asks once more for a malformed report, then gives the bounded answer", async () => {
+    const model = scriptedModel([diagnosisRoute, text("it is the database"), text("still prose")])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(model.requests).toHaveLength(3)
+    expect(audit.types().slice(-2)).toEqual(["RELEASE_DECISION", "RUN_FINISHED"])
+    expect(audit.types()).not.toContain("EVIDENCE_GUARD_INITIAL")
+  })
+
+  it("ends with RUN_FINISHED (FAILED) when the model fails mid-run", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "a" }),
+      () => Effect.fail(new ModelError({ reason: "HTTP_STATUS", status: 503, attempts: 3 }))
+    ])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("RUN_FAILED")
+    expect(result.checked).toHaveLength(1)
+    expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FAILED" })
+    expect(audit.log.finished[0]).toMatchObject({ status: "FAILED", releaseResult: "RUN_FAILED" })
+    expect(audit.types().filter((t) => t === "RUN_FINISHED")).toHaveLength(1)
+  })
+
+  it("ends with RUN_FINISHED (FAILED) on a defect", async () => {
+    const model = scriptedModel([diagnosisRoute, () => Effect.die(new Error("bug"))])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("RUN_FAILED")
+    expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FAILED" })
+  })
+
+  it("falls back to keyword routing when the router model fails", async () => {
+    const model = scriptedModel([() => Effect.fail(new ModelError({ reason: "TIMEOUT", attempts: 1 }))])
+    const { result, audit } = await run(model.layer, { question: "hello" }, { tools: [] })
+    expect(result.releaseResult).toBe("NOT_A_DIAGNOSIS")
+    expect(audit.types()).toEqual([
+      "RUN_STARTED",
+      "ROUTING_ATTEMPT",
+      "ROUTING_DECISION",
+      "RELEASE_DECISION",
+      "RUN_FINISHED"
+    ])
+    expect(audit.log.events[2]?.payload).toMatchObject({ intent: "other", source: "fallback" })
+  })
+
+  it("ends with RUN_FINISHED (CANCELLED) when interrupted", async () => {
+    const audit = recordingAudit()
+    const model = scriptedModel([diagnosisRoute, () => Effect.never])
+    const exit = await Effect.runPromiseExit(
+      runDiagnosis({ sessionId: "s-1", question: "why 500?" }, { tools: [knowledgeTool(DOCS)] }).pipe(
+        Effect.provide(Layer.mergeAll(model.layer, InMemoryCanonicalStore.layer(), audit.layer)),
+        Effect.timeout(50)
+      )
+    )
+    expect(exit._tag).toBe("Failure")
+    expect(audit.log.events.at(-1)?.payload).toMatchObject({ status: "CANCELLED" })
+  })
+
+  it("rejects invalid ids before starting a run", async () => {
+    const audit = recordingAudit()
+    const exit = await Effect.runPromiseExit(
+      runDiagnosis({ sessionId: "bad id:{x}", question: "why?" }, { tools: [] }).pipe(
+        Effect.provide(Layer.mergeAll(OfflineRuleModel.layer(), InMemoryCanonicalStore.layer(), audit.layer))
+      )
+    )
+    expect(exit._tag).toBe("Failure")
+    expect(JSON.stringify(exit)).toContain("InvalidId")
+    expect(audit.log.events).toEqual([])
+  })
+})

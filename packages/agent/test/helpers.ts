@@ -1,0 +1,202 @@
+import {
+  type AgentStepRecord,
+  AuditSink,
+  type DiagnosisRunFinish,
+  type DiagnosisRunStart,
+  type Projection,
+  type TimelineEvent,
+  type TokenUsageRecord,
+  type ToolDefinition,
+  type ToolInvocationAudit
+} from "@aiops-harness/core"
+import { Effect, Layer } from "effect"
+import { z } from "zod"
+import { ChatModel, type ChatRequest, type ChatResponse, ModelError } from "../src/index.js"
+
+/** An AuditSink test double that records everything. */
+export const recordingAudit = () => {
+  const log = {
+    started: [] as DiagnosisRunStart[],
+    finished: [] as DiagnosisRunFinish[],
+    events: [] as TimelineEvent[],
+    steps: [] as AgentStepRecord[],
+    invocations: [] as ToolInvocationAudit[],
+    tokens: [] as TokenUsageRecord[]
+  }
+  const layer = Layer.succeed(AuditSink, {
+    startRun: (r) => Effect.sync(() => void log.started.push(r)),
+    finishRun: (r) => Effect.sync(() => void log.finished.push(r)),
+    appendTimelineEvent: (e) => Effect.sync(() => void log.events.push(e)),
+    recordAgentStep: (s) => Effect.sync(() => void log.steps.push(s)),
+    recordToolInvocation: (i) => Effect.sync(() => void log.invocations.push(i)),
+    recordTokenUsage: (t) => Effect.sync(() => void log.tokens.push(t))
+  })
+  return {
+    log,
+    layer,
+    types: (runId?: string) => log.events.filter((e) => !runId || e.runId === runId).map((e) => e.type)
+  }
+}
+
+export interface KnowledgeDoc {
+  readonly source: string
+  readonly title: string
+  readonly content: string
+}
+
+const KnowledgeRequest = z.object({
+  query: z.string().min(1).max(500),
+  top_k: z.number().int().min(1).max(10).optional()
+})
+
+/** A fake `lookup_knowledge` tool: raw carries scores and traces, the inline projector drops them. */
+export const knowledgeTool = (
+  docs: ReadonlyArray<KnowledgeDoc>
+): ToolDefinition<z.infer<typeof KnowledgeRequest>, any> => ({
+  name: "lookup_knowledge",
+  description: "Search runbooks and knowledge articles.",
+  readOnly: true,
+  requestSchema: KnowledgeRequest,
+  execute: () =>
+    Effect.succeed({
+      evidence: docs.map((d) => ({ ...d, relevanceLevel: "HIGH", score: 0.93 })),
+      retrieval_trace: { secret_internal: "raw-only-marker" }
+    }),
+  project: ({ request, raw }) =>
+    Effect.succeed<Projection>({
+      evidenceStatus: raw.evidence.length > 0 ? "EVIDENCE_FOUND" : "NO_EVIDENCE",
+      observation: {
+        query: request.query,
+        evidence: raw.evidence.map((e: any) => ({
+          document_id: e.source,
+          source: e.source,
+          title: e.title,
+          breadcrumb: "",
+          excerpt: e.content,
+          relevance_level: e.relevanceLevel
+        }))
+      },
+      truncated: false,
+      returnedCount: raw.evidence.length,
+      scope: { query: request.query.toLowerCase() }
+    })
+})
+
+const LogsRequest = z.object({
+  topic: z.enum(["application", "database_slow_query", "system_events", "system_metrics"]),
+  query: z.string().min(1).max(500),
+  service: z.string().optional(),
+  lookback_minutes: z.number().int().min(1).max(1440).optional()
+})
+
+export interface FakePattern {
+  readonly pattern_id: string
+  readonly level: string
+  readonly service: string
+  readonly template: string
+  readonly count: number
+}
+
+/** A fake `query_logs` tool returning fixed patterns (empty -> NO_EVIDENCE). */
+export const logsTool = (
+  patterns: ReadonlyArray<FakePattern>
+): ToolDefinition<z.infer<typeof LogsRequest>, any> => ({
+  name: "query_logs",
+  description: "Query logs by topic, Lucene-like query, service and lookback.",
+  readOnly: true,
+  requestSchema: LogsRequest,
+  execute: () => Effect.succeed({ patterns }),
+  project: ({ request, raw }) => {
+    const end = "2026-03-14T10:00:00.000Z"
+    const start = new Date(Date.parse(end) - (request.lookback_minutes ?? 60) * 60_000).toISOString()
+    const scope = {
+      topic: request.topic,
+      query: request.query,
+      service: request.service ?? null,
+      start_time: start,
+      end_time: end
+    }
+    return Effect.succeed<Projection>({
+      evidenceStatus: raw.patterns.length > 0 ? "EVIDENCE_FOUND" : "NO_EVIDENCE",
+      observation: {
+        scope,
+        source_kind: "fake",
+        patterns: raw.patterns.map((p: FakePattern) => ({
+          ...p,
+          example: p.template,
+          first_seen: start,
+          last_seen: end
+        })),
+        timeline: []
+      },
+      truncated: false,
+      returnedCount: raw.patterns.length,
+      scope
+    })
+  }
+})
+
+export const usage = (n: number) => ({ promptTokens: n, completionTokens: n, totalTokens: 2 * n })
+
+/** A ChatModel that answers from a script, one reply per call, and remembers every request. */
+export const scriptedModel = (
+  replies: ReadonlyArray<(req: ChatRequest) => Effect.Effect<ChatResponse, ModelError>>
+) => {
+  const requests: ChatRequest[] = []
+  const layer = Layer.succeed(ChatModel, {
+    chat: (req) =>
+      Effect.suspend(() => {
+        requests.push(req)
+        const reply = replies[requests.length - 1]
+        return reply
+          ? reply(req)
+          : Effect.fail(new ModelError({ reason: "NETWORK", attempts: 1, detail: "script exhausted" }))
+      })
+  })
+  return { layer, requests }
+}
+
+export const text =
+  (content: string, tokens: number | null = 10) =>
+  () =>
+    Effect.succeed<ChatResponse>({
+      message: { content, toolCalls: [] },
+      usage: tokens === null ? null : usage(tokens),
+      model: "scripted"
+    })
+
+export const toolCall =
+  (id: string, name: string, args: object, tokens = 10) =>
+  () =>
+    Effect.succeed<ChatResponse>({
+      message: { content: null, toolCalls: [{ id, name, arguments: JSON.stringify(args) }] },
+      usage: usage(tokens),
+      model: "scripted"
+    })
+
+/** Wraps a ChatModel layer so every request is remembered. */
+export const spying = (inner: Layer.Layer<ChatModel>) => {
+  const requests: ChatRequest[] = []
+  const layer = Layer.effect(
+    ChatModel,
+    Effect.gen(function* () {
+      const model = yield* ChatModel
+      return {
+        chat: (req: ChatRequest) => {
+          requests.push(req)
+          return model.chat(req)
+        }
+      }
+    })
+  ).pipe(Layer.provide(inner))
+  return { layer, requests }
+}
+
+export const DOCS: ReadonlyArray<KnowledgeDoc> = [
+  {
+    source: "runbooks/db-connection-pool-exhaustion.md",
+    title: "DB connection pool exhaustion",
+    content:
+      "When checkout-service returns HTTP 500 with HikariPool connection timeouts, the database connection pool is exhausted. Check active connections."
+  }
+]
