@@ -40,7 +40,7 @@ export interface ControlView {
   readonly returnedCount: number
   readonly truncated: boolean
   readonly scope: JsonObject | null
-  /** `toolName` + normalized scope: equal identities mean a repeated request. */
+  /** `toolName` + the tool's normalized scope: equal identities mean a repeated request. */
   readonly duplicateIdentity: string | null
   readonly requestBytes: number
   readonly rawBytes: number
@@ -228,8 +228,21 @@ export const makeToolBoundary = (options: {
             at
           })
         )
-        const scope = projection.scope ?? tool.scopeOf?.(request, context) ?? (requestJson as JsonObject)
-        return { observation, projection, projectionBytes, rawBytes, requestBytes, scope, toolCallId }
+        // The actual scope (what was searched) comes from the projection; the duplicate
+        // identity from the tool's normalized scope, so that the same question asked
+        // seconds later (a shifted time window) is still recognised as a repeat.
+        const normalized = tool.scopeOf?.(request, context) ?? projection.scope ?? (requestJson as JsonObject)
+        const scope = projection.scope ?? normalized
+        return {
+          observation,
+          projection,
+          projectionBytes,
+          rawBytes,
+          requestBytes,
+          scope,
+          duplicateIdentity: `${toolName}:${stableStringify(normalized)}`,
+          toolCallId
+        }
       })
 
     const call = (envelope: ToolCallEnvelope): Effect.Effect<ToolCallOutcome> =>
@@ -258,7 +271,7 @@ export const makeToolBoundary = (options: {
               returnedCount: ok.projection.returnedCount,
               truncated: ok.projection.truncated,
               scope: ok.scope,
-              duplicateIdentity: `${toolName}:${stableStringify(ok.scope)}`,
+              duplicateIdentity: ok.duplicateIdentity,
               requestBytes: ok.requestBytes,
               rawBytes: ok.rawBytes,
               projectionBytes: ok.projectionBytes,
