@@ -1,0 +1,73 @@
+import type { Json } from "@aiops-harness/core"
+import { isSensitiveName } from "./names.js"
+import {
+  redactAuthAndEntropy,
+  redactEmails,
+  redactHosts,
+  redactIps,
+  redactKeyValues,
+  redactPids,
+  redactPods,
+  redactPrivateKeys,
+  redactSqlLiterals,
+  redactStackTraces,
+  redactTokenShapes,
+  redactUrlCredentials
+} from "./rules.js"
+
+export { isSensitiveName } from "./names.js"
+export type { Placeholder } from "./rules.js"
+export { PLACEHOLDERS } from "./rules.js"
+
+/**
+ * Secrets only: private keys, credentials in URLs, JWTs, cloud/SaaS key shapes, `key=value` /
+ * JSON-field secrets, bearer/basic auth and high-entropy values after a secret key word.
+ * Leaves hosts, IPs and identifiers alone (used for document sources and titles).
+ */
+export const redactSecrets = (text: string): string => {
+  if (text.length === 0) return text
+  let out = redactPrivateKeys(text)
+  out = redactUrlCredentials(out)
+  out = redactTokenShapes(out)
+  out = redactKeyValues(out)
+  out = redactAuthAndEntropy(out)
+  return out
+}
+
+/**
+ * The whole catalogue on one string: stack-trace suffixes, secrets, SQL literals (inside
+ * SQL-looking text), e-mail addresses, IPv4/IPv6 (with ports), Kubernetes pod names, host names
+ * and PIDs. Every redaction leaves a typed placeholder (`<SECRET>`, `<IP>`, `<HOST>`, ...).
+ * Service names, levels, exception class names and message words are kept.
+ */
+export const redactText = (text: string): string => {
+  if (text.length === 0) return text
+  let out = redactPrivateKeys(text)
+  out = redactStackTraces(out)
+  out = redactUrlCredentials(out)
+  out = redactTokenShapes(out)
+  out = redactKeyValues(out)
+  out = redactAuthAndEntropy(out)
+  out = redactSqlLiterals(out)
+  out = redactEmails(out)
+  out = redactIps(out)
+  out = redactPods(out)
+  out = redactHosts(out)
+  out = redactPids(out)
+  return out
+}
+
+/**
+ * {@link redactText} applied to every string of a JSON value (object keys are kept; values of
+ * keys that name a secret are replaced by `<SECRET>` whatever their type).
+ */
+export const redactValue = (value: Json): Json => {
+  if (typeof value === "string") return redactText(value)
+  if (value === null || typeof value !== "object") return value
+  if (Array.isArray(value)) return value.map((item) => redactValue(item))
+  const out: Record<string, Json> = {}
+  for (const [key, item] of Object.entries(value as { readonly [key: string]: Json })) {
+    out[key] = isSensitiveName(key) && item !== null ? "<SECRET>" : redactValue(item)
+  }
+  return out
+}

@@ -1,0 +1,112 @@
+import { z } from "zod"
+
+/**
+ * Raw backend responses (0002), parsed strictly: unknown top-level fields are rejected, known
+ * internal extras (retrieval/rerank traces, context packs, raw scores) are accepted and dropped.
+ */
+
+export const RELEVANCE_LEVELS = ["HIGH", "MEDIUM", "LOW", "REFERENCE"] as const
+export type RelevanceLevel = (typeof RELEVANCE_LEVELS)[number]
+export const RelevanceLevelSchema = z.enum(RELEVANCE_LEVELS)
+
+const IsoTimestamp = z.iso.datetime({ offset: true })
+
+export const KnowledgeEvidenceRawSchema = z.strictObject({
+  source: z.string().optional(),
+  title: z.string().optional(),
+  breadcrumb: z.union([z.string(), z.array(z.string())]).optional(),
+  content: z.string(),
+  relevanceLevel: RelevanceLevelSchema.optional(),
+  relevance_level: RelevanceLevelSchema.optional(),
+  score: z.number().optional()
+})
+export type KnowledgeEvidenceRaw = z.output<typeof KnowledgeEvidenceRawSchema>
+
+export const KnowledgeRawSchema = z.strictObject({
+  evidence: z.array(KnowledgeEvidenceRawSchema),
+  retrieval_trace: z.unknown().optional(),
+  rerank_trace: z.unknown().optional(),
+  context_pack: z.unknown().optional()
+})
+export type KnowledgeRaw = z.output<typeof KnowledgeRawSchema>
+
+export const LOG_TOPICS = ["application", "database_slow_query", "system_events", "system_metrics"] as const
+
+export const LogsScopeRawSchema = z.strictObject({
+  topic: z.enum(LOG_TOPICS),
+  query: z.string(),
+  service: z.string().nullable(),
+  start_time: IsoTimestamp,
+  end_time: IsoTimestamp
+})
+
+export const LogEntryRawSchema = z.strictObject({
+  timestamp: IsoTimestamp,
+  level: z.string(),
+  service: z.string(),
+  message: z.string(),
+  fields: z.record(z.string(), z.json()).optional()
+})
+export type LogEntryRaw = z.output<typeof LogEntryRawSchema>
+
+export const LogsResultRawSchema = z.strictObject({
+  source_kind: z.string(),
+  scope: LogsScopeRawSchema,
+  entries: z.array(LogEntryRawSchema),
+  total_matched: z.number().int().min(0)
+})
+export type LogsResultRaw = z.output<typeof LogsResultRawSchema>
+
+/** A backend's error report: the logs projector turns it into `BackendError`. */
+export const BackendErrorReportRawSchema = z.strictObject({
+  error: z.object({ code: z.string(), message: z.string() })
+})
+export type BackendErrorReportRaw = z.output<typeof BackendErrorReportRawSchema>
+
+export const LogsRawSchema = z.union([LogsResultRawSchema, BackendErrorReportRawSchema])
+export type LogsRaw = z.output<typeof LogsRawSchema>
+
+export const MysqlCellRawSchema = z.union([z.number(), z.string(), z.boolean(), z.null()])
+export type MysqlCellRaw = z.output<typeof MysqlCellRawSchema>
+
+export const MysqlRawSchema = z
+  .strictObject({
+    columns: z.array(z.strictObject({ name: z.string(), type: z.string() })),
+    rows: z.array(z.record(z.string(), MysqlCellRawSchema)),
+    rowCount: z.number().int().min(0),
+    truncated: z.boolean()
+  })
+  .superRefine((raw, ctx) => {
+    const names = new Set<string>()
+    for (const column of raw.columns) {
+      if (names.has(column.name))
+        ctx.addIssue({ code: "custom", message: "duplicate column", path: ["columns"] })
+      names.add(column.name)
+    }
+    raw.rows.forEach((row, index) => {
+      const keys = Object.keys(row)
+      if (keys.length !== names.size || !keys.every((key) => names.has(key))) {
+        ctx.addIssue({ code: "custom", message: "row keys differ from columns", path: ["rows", index] })
+      }
+    })
+  })
+export type MysqlRaw = z.output<typeof MysqlRawSchema>
+
+// ---- requests (structural: the typed request the tool boundary already validated) ---------------
+
+export interface KnowledgeRequest {
+  readonly query: string
+  readonly top_k?: number
+}
+
+export interface LogsRequest {
+  readonly topic: string
+  readonly query: string
+  readonly service?: string | undefined
+  readonly lookback_minutes?: number
+}
+
+export interface MysqlRequest {
+  readonly datasource: string
+  readonly sql: string
+}

@@ -1,0 +1,553 @@
+/** Realistic log lines: what redaction must remove (`gone`) and what must survive (`stay`). */
+export interface RedactionCase {
+  readonly source: string
+  readonly line: string
+  readonly gone: ReadonlyArray<string>
+  readonly stay: ReadonlyArray<string>
+}
+
+export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
+  // ---- Java / Spring / Hikari ----------------------------------------------------------------
+  {
+    source: "java",
+    line: "2026-01-01 10:00:00.123 ERROR 1 --- [nio-8080-exec-3] c.z.h.pool.HikariPool : HikariPool-1 - Connection is not available\njava.sql.SQLTransientConnectionException: HikariPool-1 - Connection is not available, request timed out after 30000ms.\n\tat com.zaxxer.hikari.pool.HikariPool.createTimeoutException(HikariPool.java:696)\n\tat com.zaxxer.hikari.pool.HikariPool.getConnection(HikariPool.java:197)",
+    gone: ["HikariPool.java:696", "createTimeoutException", "getConnection(HikariPool"],
+    stay: ["ERROR", "java.sql.SQLTransientConnectionException", "Connection is not available"]
+  },
+  {
+    source: "java",
+    line: "Failed to obtain JDBC Connection; nested exception is com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure to jdbc:mysql://orders:Sup3rS3cret!@db-01.prod.example.com:3306/orders",
+    gone: ["Sup3rS3cret!", "db-01.prod.example.com"],
+    stay: ["com.mysql.cj.jdbc.exceptions.CommunicationsException", "Communications link failure"]
+  },
+  {
+    source: "java",
+    line: "java.net.ConnectException: Connection refused (Connection refused) to 10.42.7.19:6379\n\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)\n\tat io.lettuce.core.RedisClient.connect(RedisClient.java:211)",
+    gone: ["10.42.7.19", "pollConnect", "RedisClient.java"],
+    stay: ["java.net.ConnectException", "Connection refused"]
+  },
+  {
+    source: "java",
+    line: "org.springframework.dao.DataAccessResourceFailureException: Unable to acquire JDBC Connection; password=Tr0ub4dor&3 user=svc_orders",
+    gone: ["Tr0ub4dor"],
+    stay: [
+      "org.springframework.dao.DataAccessResourceFailureException",
+      "Unable to acquire JDBC Connection",
+      "svc_orders"
+    ]
+  },
+  {
+    source: "java",
+    line: "WARN  [main] o.h.e.j.s.SqlExceptionHelper - SQL Error: 1205, SQLState: 40001 Lock wait timeout exceeded; try restarting transaction",
+    gone: [],
+    stay: ["WARN", "o.h.e.j.s.SqlExceptionHelper", "Lock wait timeout exceeded"]
+  },
+  {
+    source: "java",
+    line: "java.lang.OutOfMemoryError: Java heap space\n\tat java.util.Arrays.copyOf(Arrays.java:3512)\n\tat java.lang.AbstractStringBuilder.ensureCapacityInternal(AbstractStringBuilder.java:227)",
+    gone: ["Arrays.java", "ensureCapacityInternal"],
+    stay: ["java.lang.OutOfMemoryError", "Java heap space"]
+  },
+  {
+    source: "java",
+    line: "Caused by: java.util.concurrent.TimeoutException: Timed out waiting for response from payment-gateway.payments.svc.cluster.local:8443",
+    gone: ["payment-gateway.payments.svc.cluster.local"],
+    stay: ["java.util.concurrent.TimeoutException", "Timed out waiting for response"]
+  },
+  {
+    source: "java",
+    line: "Using AWS credentials aws_access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY for bucket backups",
+    gone: ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    stay: ["Using AWS credentials", "bucket backups"]
+  },
+  {
+    source: "java",
+    line: "STS session issued ASIAY34FZKBOKMUTVV7A expires in 3600s",
+    gone: ["ASIAY34FZKBOKMUTVV7A"],
+    stay: ["STS session issued", "expires in"]
+  },
+  {
+    source: "java",
+    line: "javax.net.ssl.SSLHandshakeException: PKIX path building failed for https://api.partner.io/v2/charge",
+    gone: ["api.partner.io"],
+    stay: ["javax.net.ssl.SSLHandshakeException", "PKIX path building failed"]
+  },
+  {
+    source: "java",
+    line: "Request headers: {Authorization=Bearer eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQyIn0.c2lnbmF0dXJlX2hlcmU, X-Request-Id=abc}",
+    gone: ["eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9", "c2lnbmF0dXJlX2hlcmU"],
+    stay: ["Request headers"]
+  },
+  {
+    source: "java",
+    line: "Kafka consumer group orders-consumer rebalanced, broker kafka-2.kafka-headless.data.svc:9092 unreachable",
+    gone: ["kafka-2.kafka-headless.data.svc"],
+    stay: ["Kafka consumer group", "orders-consumer", "rebalanced"]
+  },
+  // ---- Go --------------------------------------------------------------------------------------
+  {
+    source: "go",
+    line: 'level=error ts=2026-01-01T10:00:00Z caller=server.go:87 msg="dial tcp 10.0.3.15:5432: connect: connection refused" service=inventory',
+    gone: ["10.0.3.15"],
+    stay: ["level=error", "connection refused", "service=inventory"]
+  },
+  {
+    source: "go",
+    line: "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a1b2c]\n\ngoroutine 42 [running]:\nmain.(*Handler).ServeHTTP(0xc000123456)\n\t/app/handler.go:55 +0x1d",
+    gone: ["goroutine 42", "handler.go:55", "ServeHTTP"],
+    stay: ["panic: runtime error", "nil pointer dereference"]
+  },
+  {
+    source: "go",
+    line: 'time="2026-01-01T10:00:00Z" level=warning msg="retrying request" url="https://user:hunter2@registry.internal/v2/" attempt=3',
+    gone: ["hunter2", "user:hunter2"],
+    stay: ["level=warning", "retrying request", "attempt=3"]
+  },
+  {
+    source: "go",
+    line: '{"level":"error","service":"checkout","msg":"redis: connection pool timeout","addr":"redis-master.cache.svc.cluster.local:6379","token":"s.9f8e7d6c5b4a"}',
+    gone: ["redis-master.cache.svc.cluster.local", "s.9f8e7d6c5b4a"],
+    stay: ['"level":"error"', '"service":"checkout"', "redis: connection pool timeout"]
+  },
+  {
+    source: "go",
+    line: "grpc: addrConn.createTransport failed to connect to {[2001:db8:85a3::8a2e:370:7334]:50051 <nil> 0 <nil>}. Err: connection error",
+    gone: ["2001:db8:85a3::8a2e:370:7334"],
+    stay: ["grpc: addrConn.createTransport failed to connect", "connection error"]
+  },
+  {
+    source: "go",
+    line: "context deadline exceeded while calling fe80::1ff:fe23:4567:890a%eth0 at 10:15:30",
+    gone: ["fe80::1ff:fe23:4567:890a"],
+    stay: ["context deadline exceeded", "10:15:30"]
+  },
+  {
+    source: "go",
+    line: 'level=info msg="loaded config" github_token=ghp_16C7e42F292c6912E7710c838347Ae178B4a region=eu-west-1',
+    gone: ["ghp_16C7e42F292c6912E7710c838347Ae178B4a"],
+    stay: ["level=info", "loaded config", "region=eu-west-1"]
+  },
+  {
+    source: "go",
+    line: "webhook notify failed: posting to slack with xoxb-2048-1234567890-AbCdEfGhIjKlMnOpQrStUvWx returned 403",
+    gone: ["xoxb-2048-1234567890-AbCdEfGhIjKlMnOpQrStUvWx"],
+    stay: ["webhook notify failed", "returned 403"]
+  },
+  {
+    source: "go",
+    line: "leader election lost: lease kube-system/scheduler held by node-a (pid 31337)",
+    gone: ["31337"],
+    stay: ["leader election lost", "kube-system/scheduler"]
+  },
+  {
+    source: "go",
+    line: 'error="x509: certificate signed by unknown authority" host=vault.secrets.example.org',
+    gone: ["vault.secrets.example.org"],
+    stay: ["x509: certificate signed by unknown authority"]
+  },
+  // ---- Node -----------------------------------------------------------------------------------
+  {
+    source: "node",
+    line: "TypeError: Cannot read properties of undefined (reading 'orderId')\n    at OrderService.place (/app/src/orders/service.js:42:17)\n    at async Promise.all (index 0)\n    at async /app/src/routes.js:88:5",
+    gone: ["/app/src/orders/service.js", "routes.js"],
+    stay: ["TypeError", "Cannot read properties of undefined"]
+  },
+  {
+    source: "node",
+    line: "Error: connect ECONNREFUSED 127.0.0.1:5672\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1595:16)",
+    gone: ["127.0.0.1", "afterConnect"],
+    stay: ["Error: connect ECONNREFUSED"]
+  },
+  {
+    source: "node",
+    line: "UnhandledPromiseRejectionWarning: FetchError: request to https://api.stripe.com/v1/charges failed, reason: socket hang up (key sk_live_51HqLyjWDarjtT1zdp7dcXYZabc)",
+    gone: ["sk_live_51HqLyjWDarjtT1zdp7dcXYZabc", "api.stripe.com"],
+    stay: ["FetchError", "socket hang up"]
+  },
+  {
+    source: "node",
+    line: '{"level":50,"time":1767261600000,"pid":4242,"hostname":"api-7f9c6d8b4d-q8z2w","msg":"OpenAI call failed","apiKey":"sk-proj-AbCdEf0123456789GhIjKlMnOpQrStUv"}',
+    gone: ["4242", "api-7f9c6d8b4d-q8z2w", "sk-proj-AbCdEf0123456789GhIjKlMnOpQrStUv"],
+    stay: ["OpenAI call failed"]
+  },
+  {
+    source: "node",
+    line: "MongoServerSelectionError: connection <monitor> to 172.20.0.4:27017 closed; uri=mongodb://admin:changeme123@mongo-0.mongo.db.svc.cluster.local:27017/app",
+    gone: ["172.20.0.4", "changeme123", "mongo-0.mongo.db.svc.cluster.local"],
+    stay: ["MongoServerSelectionError", "closed"]
+  },
+  {
+    source: "node",
+    line: "Maps geocode error REQUEST_DENIED with key AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI",
+    gone: ["AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI"],
+    stay: ["Maps geocode error", "REQUEST_DENIED"]
+  },
+  {
+    source: "node",
+    line: "Set-Cookie: sid=s%3AhG8kL2mNpQ.rS4tUvWxYz; Path=/; HttpOnly sent to client",
+    gone: ["hG8kL2mNpQ", "rS4tUvWxYz"],
+    stay: ["Set-Cookie"]
+  },
+  {
+    source: "node",
+    line: "RangeError: Maximum call stack size exceeded at JSON.stringify (<anonymous>)",
+    gone: [],
+    stay: ["RangeError", "Maximum call stack size exceeded"]
+  },
+  {
+    source: "node",
+    line: 'axios POST https://hooks.example.com/notify headers {"Authorization":"Basic YWRtaW46cGFzc3dvcmQxMjM=","Content-Type":"application/json"}',
+    gone: ["YWRtaW46cGFzc3dvcmQxMjM=", "hooks.example.com"],
+    stay: ["axios POST", "Content-Type"]
+  },
+  {
+    source: "node",
+    line: "npm ERR! 401 Unauthorized - token npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 is invalid",
+    gone: ["npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"],
+    stay: ["401 Unauthorized", "is invalid"]
+  },
+  // ---- nginx -----------------------------------------------------------------------------------
+  {
+    source: "nginx",
+    line: '192.168.14.23 - - [01/Jan/2026:10:00:00 +0000] "GET /api/orders?customer=42&access_token=9a8b7c6d5e4f3a2b1c0d HTTP/1.1" 504 167 "-" "Mozilla/5.0"',
+    gone: ["192.168.14.23", "9a8b7c6d5e4f3a2b1c0d"],
+    stay: ["GET /api/orders", "504"]
+  },
+  {
+    source: "nginx",
+    line: '2026/01/01 10:00:00 [error] 31#31: *5512 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.1.2.3, server: shop.example.com, request: "POST /checkout HTTP/1.1", upstream: "http://10.244.1.17:8080/checkout"',
+    gone: ["10.1.2.3", "shop.example.com", "10.244.1.17"],
+    stay: ["[error]", "upstream timed out", "Connection timed out", "POST /checkout"]
+  },
+  {
+    source: "nginx",
+    line: "2026/01/01 10:00:01 [crit] 27#27: *1 connect() to unix:/run/php/php-fpm.sock failed (2: No such file or directory) while connecting to upstream, client: 2001:db8::42",
+    gone: ["2001:db8::42"],
+    stay: ["[crit]", "No such file or directory", "while connecting to upstream"]
+  },
+  {
+    source: "nginx",
+    line: '10.0.0.8 - alice [01/Jan/2026:10:00:02 +0000] "GET /admin HTTP/2.0" 401 0 "-" "curl/8.4.0" "Authorization: Basic YWxpY2U6czNjcjN0"',
+    gone: ["10.0.0.8", "YWxpY2U6czNjcjN0"],
+    stay: ["GET /admin", "401"]
+  },
+  {
+    source: "nginx",
+    line: "2026/01/01 10:00:03 [warn] 12#12: *90 an upstream response is buffered to a temporary file /var/cache/nginx/proxy_temp/1/00/0000000001 while reading upstream",
+    gone: [],
+    stay: ["[warn]", "upstream response is buffered to a temporary file"]
+  },
+  {
+    source: "nginx",
+    line: '203.0.113.50 - - [01/Jan/2026:10:00:04 +0000] "GET /login?user=bob&password=letmein HTTP/1.1" 302 0',
+    gone: ["203.0.113.50", "letmein"],
+    stay: ["GET /login", "user=bob", "302"]
+  },
+  {
+    source: "nginx",
+    line: '2026/01/01 10:00:05 [error] 31#31: *7 no live upstreams while connecting to upstream, upstream: "http://payments_backend/charge", host: "pay.shop.example.net"',
+    gone: ["pay.shop.example.net"],
+    stay: ["no live upstreams", "payments_backend"]
+  },
+  {
+    source: "nginx",
+    line: "2026/01/01 10:00:06 [emerg] 1#1: bind() to 0.0.0.0:80 failed (98: Address already in use)",
+    gone: ["0.0.0.0:80"],
+    stay: ["[emerg]", "Address already in use"]
+  },
+  // ---- MySQL -----------------------------------------------------------------------------------
+  {
+    source: "mysql-slow",
+    line: "# User@Host: app[app] @ app-7c9d5f8b6d-k2m4n [10.244.3.9]  Id: 88123\n# Query_time: 12.345678  Lock_time: 0.000123 Rows_sent: 1  Rows_examined: 4500000\nSET timestamp=1767261600;\nSELECT * FROM orders WHERE customer_email = 'alice@example.com' AND created_at > '2025-12-01' ORDER BY id DESC LIMIT 20;",
+    gone: ["alice@example.com", "2025-12-01", "10.244.3.9", "app-7c9d5f8b6d-k2m4n"],
+    stay: ["Query_time", "Rows_examined", "SELECT * FROM orders WHERE customer_email ="]
+  },
+  {
+    source: "mysql-slow",
+    line: "# Query_time: 3.1  Lock_time: 0.0 Rows_sent: 0  Rows_examined: 1200000\nUPDATE accounts SET balance = 1500.75 WHERE account_no = 'DE89370400440532013000';",
+    gone: ["1500.75", "DE89370400440532013000"],
+    stay: ["UPDATE accounts SET balance", "Query_time"]
+  },
+  {
+    source: "mysql-slow",
+    line: "# Query_time: 8.0 Lock_time: 7.9\nDELETE FROM sessions WHERE user_id = 99812 AND token = 'f3a9c2e1b7d4';",
+    gone: ["99812", "f3a9c2e1b7d4"],
+    stay: ["DELETE FROM sessions WHERE user_id =", "Query_time"]
+  },
+  {
+    source: "mysql-slow",
+    line: "INSERT INTO audit_log (user, action, ip) VALUES ('bob', 'login', '198.51.100.7');",
+    gone: ["'bob'", "198.51.100.7"],
+    stay: ["INSERT INTO audit_log"]
+  },
+  {
+    source: "mysql",
+    line: "2026-01-01T10:00:00.000000Z 123 [Warning] [MY-010055] [Server] IP address '10.9.8.7' could not be resolved: Name or service not known",
+    gone: ["10.9.8.7"],
+    stay: ["[Warning]", "could not be resolved"]
+  },
+  {
+    source: "mysql",
+    line: "2026-01-01T10:00:01.000000Z 45 [Note] [MY-010914] [Server] Aborted connection 45 to db: 'orders' user: 'app' host: 'app-5f6d7c8b9d-zx8vq' (Got timeout reading communication packets).",
+    gone: ["app-5f6d7c8b9d-zx8vq"],
+    stay: ["Aborted connection", "Got timeout reading communication packets"]
+  },
+  {
+    source: "mysql",
+    line: "ERROR 1045 (28000): Access denied for user 'root'@'10.0.0.15' (using password: YES)",
+    gone: ["10.0.0.15"],
+    stay: ["ERROR 1045", "Access denied for user"]
+  },
+  {
+    source: "mysql",
+    line: "InnoDB: page_cleaner: 1000ms intended loop took 4523ms. The settings might not be optimal. mysqld[2231]: flushed=200",
+    gone: ["2231"],
+    stay: ["page_cleaner", "The settings might not be optimal"]
+  },
+  {
+    source: "mysql",
+    line: "Deadlock found when trying to get lock; try restarting transaction: UPDATE inventory SET qty = qty - 1 WHERE sku = 'SKU-88812'",
+    gone: ["SKU-88812"],
+    stay: ["Deadlock found when trying to get lock", "UPDATE inventory SET qty"]
+  },
+  {
+    source: "mysql",
+    line: "CHANGE REPLICATION SOURCE TO SOURCE_HOST='db-primary.prod.example.com', SOURCE_PASSWORD='R3pl!caP@ss'",
+    gone: ["R3pl!caP@ss", "db-primary.prod.example.com"],
+    stay: ["CHANGE REPLICATION SOURCE TO"]
+  },
+  // ---- Kubernetes events ------------------------------------------------------------------------
+  {
+    source: "k8s",
+    line: "Warning  BackOff  pod/checkout-7d9f8b6c5d-x2k4p  Back-off restarting failed container checkout in pod checkout-7d9f8b6c5d-x2k4p_shop",
+    gone: ["checkout-7d9f8b6c5d-x2k4p", "7d9f8b6c5d"],
+    stay: ["Warning", "BackOff", "Back-off restarting failed container", "checkout"]
+  },
+  {
+    source: "k8s",
+    line: "Normal  Scheduled  Successfully assigned shop/payment-6b8f9c7d5-q4w8z to ip-10-0-12-34.eu-west-1.compute.internal",
+    gone: ["payment-6b8f9c7d5-q4w8z", "ip-10-0-12-34.eu-west-1.compute.internal"],
+    stay: ["Successfully assigned", "Scheduled"]
+  },
+  {
+    source: "k8s",
+    line: "Warning  OOMKilling  Memory cgroup out of memory: Killed process 48213 (java) total-vm:8123456kB, pid=48213",
+    gone: ["pid=48213"],
+    stay: ["OOMKilling", "Memory cgroup out of memory", "(java)"]
+  },
+  {
+    source: "k8s",
+    line: 'Warning  FailedMount  MountVolume.SetUp failed for volume "db-secret" : secret "orders-db-credentials" not found',
+    gone: [],
+    stay: ["FailedMount", "MountVolume.SetUp failed for volume", "not found"]
+  },
+  {
+    source: "k8s",
+    line: 'Warning  Unhealthy  Readiness probe failed: Get "http://10.244.2.31:8080/ready": context deadline exceeded',
+    gone: ["10.244.2.31"],
+    stay: ["Unhealthy", "Readiness probe failed", "context deadline exceeded"]
+  },
+  {
+    source: "k8s",
+    line: 'Normal  Pulled  Container image "registry.example.com/shop/inventory:1.4.2" already present on machine',
+    gone: ["registry.example.com"],
+    stay: ["Pulled", "already present on machine", "inventory"]
+  },
+  {
+    source: "k8s",
+    line: "Warning  FailedScheduling  0/5 nodes are available: 3 Insufficient memory, 2 node(s) had untolerated taint",
+    gone: [],
+    stay: ["FailedScheduling", "Insufficient memory", "untolerated taint"]
+  },
+  {
+    source: "k8s",
+    line: "Normal  Killing  Stopping container fluentd in pod fluentd-x7k2m (DaemonSet logging/fluentd)",
+    gone: ["fluentd-x7k2m"],
+    stay: ["Killing", "Stopping container fluentd"]
+  },
+  {
+    source: "k8s",
+    line: "Warning  Evicted  The node was low on resource: ephemeral-storage. Container orders-api-58d7b9c6f4-lp2rt was using 2Gi",
+    gone: ["orders-api-58d7b9c6f4-lp2rt"],
+    stay: ["Evicted", "low on resource", "ephemeral-storage"]
+  },
+  {
+    source: "k8s",
+    line: 'kubelet[1187]: E0101 10:00:00.000000 1187 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"auth\\" with CrashLoopBackOff"',
+    gone: ["kubelet[1187]"],
+    stay: ["Error syncing pod, skipping", "CrashLoopBackOff"]
+  },
+  {
+    source: "k8s",
+    line: "Normal  SuccessfulCreate  Created pod: worker-batch-28391042-r8t2v",
+    gone: ["worker-batch-28391042-r8t2v"],
+    stay: ["SuccessfulCreate", "Created pod"]
+  },
+  // ---- Python ----------------------------------------------------------------------------------
+  {
+    source: "python",
+    line: 'Traceback (most recent call last):\n  File "/app/worker/tasks.py", line 88, in process_order\n    resp = client.charge(order)\n  File "/usr/lib/python3.11/site-packages/requests/api.py", line 59, in request\n    raise ReadTimeout(e, request=request)\nrequests.exceptions.ReadTimeout: HTTPSConnectionPool(host=\'api.payments.example.com\', port=443): Read timed out.',
+    gone: ["/app/worker/tasks.py", "client.charge", "api.payments.example.com"],
+    stay: ["requests.exceptions.ReadTimeout", "Read timed out"]
+  },
+  {
+    source: "python",
+    line: "ERROR:root:Task failed\nTraceback (most recent call last):\n  File \"/app/main.py\", line 12, in <module>\n    main()\nKeyError: 'customer_id'",
+    gone: ["/app/main.py", "main()"],
+    stay: ["ERROR:root:Task failed", "KeyError"]
+  },
+  {
+    source: "python",
+    line: 'psycopg2.OperationalError: could not connect to server: Connection refused. Is the server running on host "pg-replica-2.db.internal" (10.12.0.44) and accepting TCP/IP connections on port 5432?',
+    gone: ["pg-replica-2.db.internal", "10.12.0.44"],
+    stay: ["psycopg2.OperationalError", "could not connect to server", "Connection refused"]
+  },
+  {
+    source: "python",
+    line: "sqlalchemy.exc.OperationalError: (pymysql.err.OperationalError) (2003, \"Can't connect to MySQL server on 'mysql.prod.example.com'\") [SQL: SELECT id, email FROM users WHERE id = %(id)s] [parameters: {'id': 91822}]",
+    gone: ["mysql.prod.example.com", "91822"],
+    stay: ["sqlalchemy.exc.OperationalError", "Can't connect to MySQL server"]
+  },
+  {
+    source: "python",
+    line: "celery.worker: Received task from redis://:pa55w0rd@redis.queue.svc:6379/0 [pid 7712]",
+    gone: ["pa55w0rd", "7712"],
+    stay: ["celery.worker", "Received task"]
+  },
+  {
+    source: "python",
+    line: "boto3 ClientError: An error occurred (ExpiredToken) with key_id=AKIAJ5K6L7M8N9P0Q1R2 secret_key=Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa987",
+    gone: ["AKIAJ5K6L7M8N9P0Q1R2", "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa987"],
+    stay: ["ClientError", "ExpiredToken"]
+  },
+  {
+    source: "python",
+    line: "gunicorn[2291]: [CRITICAL] WORKER TIMEOUT (pid:2304)",
+    gone: ["2291", "2304"],
+    stay: ["[CRITICAL]", "WORKER TIMEOUT"]
+  },
+  {
+    source: "python",
+    line: "ValueError: invalid literal for int() with base 10: 'abc'",
+    gone: [],
+    stay: ["ValueError", "invalid literal for int()"]
+  },
+  {
+    source: "python",
+    line: "django.request: Internal Server Error: /api/users/ (client_secret='cs_9f8a7b6c5d4e3f2a1b0c' provided)",
+    gone: ["cs_9f8a7b6c5d4e3f2a1b0c"],
+    stay: ["django.request", "Internal Server Error"]
+  },
+  {
+    source: "python",
+    line: "loaded private key -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY----- for deploy",
+    gone: ["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"],
+    stay: ["loaded private key", "for deploy"]
+  },
+  // ---- generic / mixed ---------------------------------------------------------------------------
+  {
+    source: "generic",
+    line: "config dump: DB_PASSWORD=p@ssW0rd!, REDIS_URL=redis://default:Xy7pQ2@cache.example.com:6379, LOG_LEVEL=debug",
+    gone: ["p@ssW0rd!", "Xy7pQ2", "cache.example.com"],
+    stay: ["config dump", "LOG_LEVEL=debug"]
+  },
+  {
+    source: "generic",
+    line: 'private_key: "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAv1zqk\\n-----END RSA PRIVATE KEY-----"',
+    gone: ["MIIEowIBAAKCAQEAv1zqk"],
+    stay: ["private_key"]
+  },
+  {
+    source: "generic",
+    line: "JWT validation failed for eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.dGhpcy1pcy1ub3QtYS1zaWc: signature mismatch",
+    gone: ["eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.dGhpcy1pcy1ub3QtYS1zaWc"],
+    stay: ["JWT validation failed", "signature mismatch"]
+  },
+  {
+    source: "generic",
+    line: "cron[991]: (root) CMD (/usr/local/bin/backup.sh --token 6f1ed002ab5595859014ebf0951522d9)",
+    gone: ["991", "6f1ed002ab5595859014ebf0951522d9"],
+    stay: ["CMD", "backup.sh"]
+  },
+  {
+    source: "generic",
+    line: "systemd[1]: orders.service: Main process exited, code=exited, status=1/FAILURE",
+    gone: [],
+    stay: ["orders.service: Main process exited", "status=1/FAILURE"]
+  },
+  {
+    source: "generic",
+    line: "sshd[24512]: Failed password for invalid user admin from 45.33.32.156 port 51122 ssh2",
+    gone: ["24512", "45.33.32.156"],
+    stay: ["Failed password for invalid user", "ssh2"]
+  },
+  {
+    source: "generic",
+    line: 'haproxy[305]: 10.3.3.3:41234 [01/Jan/2026:10:00:00.000] fe_https be_api/api-2 0/0/1/-1/5002 504 194 - - sH-- 1/1/0/0/0 0/0 "GET /v1/quote HTTP/1.1"',
+    gone: ["305", "10.3.3.3"],
+    stay: ["be_api/api-2", "504", "GET /v1/quote"]
+  },
+  {
+    source: "generic",
+    line: "notify: email sent to ops-oncall@example.com about incident INC-4412",
+    gone: ["ops-oncall@example.com"],
+    stay: ["email sent to", "INC-4412"]
+  },
+  {
+    source: "generic",
+    line: "vault: lease renewed, client_token: hvs.CAESIJ4x9Kf2mQpR7tYvWz3L8nB6cD1eF0gH",
+    gone: ["hvs.CAESIJ4x9Kf2mQpR7tYvWz3L8nB6cD1eF0gH"],
+    stay: ["vault: lease renewed"]
+  },
+  {
+    source: "generic",
+    line: "GitLab runner registered with glpat-xY9zA8bC7dE6fG5hI4jK",
+    gone: ["glpat-xY9zA8bC7dE6fG5hI4jK"],
+    stay: ["GitLab runner registered"]
+  },
+  {
+    source: "generic",
+    line: "payment declined for card ending 4242, stripe restricted key rk_live_51Abc0987654321XyZ used",
+    gone: ["rk_live_51Abc0987654321XyZ"],
+    stay: ["payment declined", "restricted key"]
+  },
+  {
+    source: "generic",
+    line: "github app auth with gho_16C7e42F292c6912E7710c838347Ae178B4a and github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz failed",
+    gone: [
+      "gho_16C7e42F292c6912E7710c838347Ae178B4a",
+      "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"
+    ],
+    stay: ["github app auth with", "failed"]
+  },
+  {
+    source: "generic",
+    line: "WARN rate limiter: service=gateway level=warn apikey=3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e exceeded 1000 req/s",
+    gone: ["3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e"],
+    stay: ["rate limiter", "service=gateway", "exceeded"]
+  },
+  {
+    source: "generic",
+    line: "cookie: session_id=8c1f2a7e9b; theme=dark; csrftoken=Qm9iYnlUYWJsZXM",
+    gone: ["8c1f2a7e9b", "Qm9iYnlUYWJsZXM"],
+    stay: ["cookie"]
+  },
+  {
+    source: "generic",
+    line: 'login attempt {\\"user\\":\\"eve\\",\\"passwd\\":\\"0penSesame\\"} rejected',
+    gone: ["0penSesame"],
+    stay: ["login attempt", "rejected"]
+  },
+  {
+    source: "generic",
+    line: "INFO  inventory  Reserved 3 items for order 55012 in warehouse eu-central",
+    gone: [],
+    stay: ["INFO", "inventory", "Reserved 3 items for order 55012 in warehouse eu-central"]
+  },
+  {
+    source: "generic",
+    line: "DEBUG payment  retry 2/5 after TimeoutError from upstream payment-gateway",
+    gone: [],
+    stay: ["DEBUG", "payment", "retry 2/5 after TimeoutError from upstream payment-gateway"]
+  }
+]

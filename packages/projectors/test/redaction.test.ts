@@ -1,0 +1,170 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { isSensitiveName, PLACEHOLDERS, redactSecrets, redactText, redactValue } from "../src/index.js"
+import { REDACTION_CASES } from "./redaction-table.js"
+import { fillerText, SECRET_SHAPES } from "./secrets.js"
+
+describe("redactText: realistic log lines", () => {
+  it("has a table of at least 80 lines from every source", () => {
+    expect(REDACTION_CASES.length).toBeGreaterThanOrEqual(80)
+    const sources = new Set(REDACTION_CASES.map((c) => c.source))
+    for (const s of ["java", "go", "node", "nginx", "mysql-slow", "k8s", "python"])
+      expect(sources).toContain(s)
+  })
+
+  it.each(REDACTION_CASES.map((c, i) => [i, c.source, c] as const))("case %i (%s)", (_i, _source, c) => {
+    const out = redactText(c.line)
+    for (const gone of c.gone) expect(out, `"${gone}" must go from: ${out}`).not.toContain(gone)
+    for (const stay of c.stay) expect(out, `"${stay}" must stay in: ${out}`).toContain(stay)
+  })
+
+  it("leaves typed placeholders", () => {
+    expect(redactText("from 10.1.2.3:443")).toBe("from <IP>")
+    expect(redactText("host db.prod.example.com down")).toBe("host <HOST> down")
+    expect(redactText("pod checkout-7d9f8b6c5d-x2k4p restarted")).toBe("pod <POD> restarted")
+    expect(redactText("worker pid=4242 exited")).toBe("worker pid=<PID> exited")
+    expect(redactText("sshd[1234]: ok")).toBe("sshd[<PID>]: ok")
+    expect(redactText("password=hunter2")).toBe("password=<SECRET>")
+    expect(redactText("t eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_abc")).toBe("t <JWT>")
+    expect(redactText("k -----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----")).toBe(
+      "k <PRIVATE_KEY>"
+    )
+    expect(redactText("mysql://u:p@x/db")).toBe("mysql://<URL_CREDENTIALS>@x/db")
+    expect(redactText("SELECT a FROM t WHERE id = 7 AND name = 'x'")).toBe(
+      "SELECT a FROM t WHERE id = <SQL_LITERAL> AND name = <SQL_LITERAL>"
+    )
+    expect(redactText("Boom\n    at f (/app/a.js:1:2)")).toBe(`Boom ${PLACEHOLDERS.stackTrace}`)
+  })
+
+  it("redacts an unterminated private key block to the end", () => {
+    expect(redactText("key -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIB")).toBe("key <PRIVATE_KEY>")
+  })
+
+  it("keeps plain words, service names, numbers outside SQL and timestamps", () => {
+    const line = "checkout ERROR order 5512 failed after 3 retries at 10:15:30, see runbook"
+    expect(redactText(line)).toBe(line)
+    expect(redactText("")).toBe("")
+  })
+
+  it("keeps exception class names", () => {
+    for (const cls of [
+      "java.sql.SQLTransientConnectionException",
+      "java.net.SocketTimeoutException",
+      "org.hibernate.exception.JDBCConnectionException",
+      "io.grpc.StatusRuntimeException",
+      "TimeoutError",
+      "requests.exceptions.ConnectionError",
+      "redis.exceptions.ConnectionError"
+    ]) {
+      expect(redactText(`${cls}: boom`)).toBe(`${cls}: boom`)
+    }
+  })
+
+  it("is idempotent on its own output", () => {
+    for (const c of REDACTION_CASES) {
+      const once = redactText(c.line)
+      expect(redactText(once)).toBe(once)
+    }
+  })
+
+  it("completes on 1 MB lines, including adversarial ones", () => {
+    const mixed =
+      "user=bob ip 10.0.0.1 host db.prod.example.com password=x SELECT a FROM t WHERE b = 1 ".repeat(12000)
+    const inputs = [
+      mixed,
+      "a".repeat(1 << 20),
+      " ".repeat(1 << 20),
+      "a.".repeat(1 << 19),
+      "a-".repeat(1 << 19),
+      "'".repeat(1 << 20),
+      `select ${"x".repeat(1 << 20)}`,
+      "0:".repeat(1 << 19),
+      "at ".repeat(350000),
+      "token ".repeat(175000),
+      "x=y ".repeat(262144),
+      "1.".repeat(1 << 19),
+      "-----BEGIN PRIVATE KEY-----".repeat(40000)
+    ]
+    for (const input of inputs) {
+      const out = redactText(input)
+      expect(typeof out).toBe("string")
+    }
+    expect(redactText(mixed)).not.toContain("10.0.0.1")
+  })
+})
+
+describe("redactText: properties", () => {
+  it.each(SECRET_SHAPES.map((s) => [s.name, s] as const))(
+    "a random %s in random text never survives",
+    (_n, shape) => {
+      fc.assert(
+        fc.property(fillerText, shape.arb, fillerText, (before, [embedded, secret], after) => {
+          const out = redactText(`${before} ${embedded} ${after}`)
+          expect(out).not.toContain(secret)
+          expect(redactSecrets(`${before} ${embedded} ${after}`).includes(secret)).toBe(shape.name === "ipv4")
+        }),
+        { numRuns: 150 }
+      )
+    }
+  )
+
+  it("is deterministic", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        expect(redactText(text)).toBe(redactText(text))
+      })
+    )
+  })
+})
+
+describe("redactValue", () => {
+  it("redacts nested strings and secret-named fields, keeping other types", () => {
+    expect(
+      redactValue({
+        msg: "from 10.0.0.1",
+        nested: [{ password: "x", count: 3, ok: true, none: null }],
+        apiToken: 12345,
+        list: ["host a.example.com"]
+      })
+    ).toEqual({
+      msg: "from <IP>",
+      nested: [{ password: "<SECRET>", count: 3, ok: true, none: null }],
+      apiToken: "<SECRET>",
+      list: ["host <HOST>"]
+    })
+    expect(redactValue(42)).toBe(42)
+    expect(redactValue(null)).toBe(null)
+  })
+})
+
+describe("isSensitiveName", () => {
+  it.each([
+    "password",
+    "PASSWORD",
+    "USER_PASSWORD_HASH",
+    "apiToken",
+    "api_key",
+    "x-api-key",
+    "client_secret",
+    "ssn",
+    "customer_SSN",
+    "pwd",
+    "db.pwd",
+    "privateKey",
+    "AccessToken",
+    "credentials",
+    "session_id",
+    "pin"
+  ])("%s is sensitive", (name) => expect(isSensitiveName(name)).toBe(true))
+
+  it.each([
+    "id",
+    "email_verified",
+    "classname",
+    "username",
+    "status",
+    "created_at",
+    "passenger_count",
+    "spinner"
+  ])("%s is not sensitive", (name) => expect(isSensitiveName(name)).toBe(false))
+})

@@ -1,0 +1,109 @@
+// Logs projector throughput against JSON.parse of the same payload (printed, never asserted).
+// Usage: pnpm --filter @aiops-harness/projectors build && node scripts/bench/projectors.mjs [targetMB]
+import { createRequire } from "node:module"
+import { pathToFileURL } from "node:url"
+import { projectLogs } from "../../packages/projectors/dist/index.js"
+
+// `effect` is a dependency of the package, not of the workspace root: resolve it from there.
+const requireFromPackage = createRequire(new URL("../../packages/projectors/package.json", import.meta.url))
+const { Effect } = await import(pathToFileURL(requireFromPackage.resolve("effect")).href)
+
+const targetBytes = Math.round(Number(process.argv[2] ?? 10) * 1024 * 1024)
+
+// Deterministic pseudo-random numbers (mulberry32), so every run builds the same payload.
+let seed = 0x5eed
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+const pick = (xs) => xs[Math.floor(rand() * xs.length)]
+const int = (n) => Math.floor(rand() * n)
+const hex = (n) => Array.from({ length: n }, () => "0123456789abcdef"[int(16)]).join("")
+const ip = () => `10.${int(256)}.${int(256)}.${int(256)}`
+const services = ["checkout", "payment", "inventory", "gateway", "orders-db", "auth"]
+const templates = [
+  () =>
+    `Request ${hex(8)} to ${ip()}:8080 completed in ${int(5000)}ms status=${pick([200, 201, 404, 500, 503])}`,
+  () =>
+    `java.sql.SQLTransientConnectionException: HikariPool-1 - Connection is not available, request timed out after ${int(30000)}ms.\n\tat com.zaxxer.hikari.pool.HikariPool.createTimeoutException(HikariPool.java:696)\n\tat com.zaxxer.hikari.pool.HikariPool.getConnection(HikariPool.java:197)`,
+  () => `login user=u${int(1000)} password=${hex(12)} from ${ip()} session=${hex(24)}`,
+  () =>
+    `Pod checkout-7d9f8b6c5d-${pick(["x2k4p", "b7n9q", "zz4m2"])} on node ip-10-0-1-${int(250)}.ec2.internal OOMKilled (pid=${int(60000)})`,
+  () =>
+    `upstream timed out (110: Connection timed out) while reading response header from upstream, client: ${ip()}, server: api.shop.example.com, request: "GET /api/v1/orders?id=${int(1e6)}&token=${hex(32)} HTTP/1.1"`,
+  () =>
+    `# Query_time: ${(rand() * 10).toFixed(3)} Lock_time: 0.000 Rows_examined: ${int(1e6)} SELECT * FROM orders WHERE customer_id = ${int(1e5)} AND status = 'PENDING' LIMIT 50`,
+  () =>
+    `Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIke${hex(10)}In0.${hex(20)} rejected for tenant ${int(100)}`,
+  () =>
+    `TimeoutError: call to payment-gateway took ${int(9000)}ms\n    at async Promise.all (index 0)\n    at processPayment (/app/src/pay.js:88:13)`,
+  () => `GET /healthz 200 ${int(10)}ms`,
+  () => `Using AWS key AKIA${hex(16).toUpperCase()} for bucket backups-${int(9)} region us-east-1`
+]
+const levels = ["INFO", "INFO", "INFO", "WARN", "ERROR", "DEBUG"]
+
+const entries = []
+let size = 0
+const start = Date.parse("2026-01-01T00:00:00Z")
+while (size < targetBytes) {
+  const entry = {
+    timestamp: new Date(start + entries.length * 37).toISOString(),
+    level: pick(levels),
+    service: pick(services),
+    message: pick(templates)()
+  }
+  if (rand() < 0.2) entry.fields = { trace_id: hex(16), latency_ms: int(5000) }
+  entries.push(entry)
+  size += JSON.stringify(entry).length + 1
+}
+const raw = {
+  source_kind: "bench",
+  scope: {
+    topic: "application",
+    query: "*",
+    service: null,
+    start_time: entries[0].timestamp,
+    end_time: entries[entries.length - 1].timestamp
+  },
+  entries,
+  total_matched: entries.length
+}
+const text = JSON.stringify(raw)
+const mb = Buffer.byteLength(text) / (1024 * 1024)
+
+const projector = projectLogs()
+const request = { topic: "application", query: "*", lookback_minutes: 60 }
+const run = () =>
+  Effect.runSync(projector({ request, toolCallId: "bench-call-0001", raw, maxBytes: 16 * 1024 }))
+
+run() // warm-up
+let peakRss = process.memoryUsage().rss
+const rounds = 3
+let t0 = performance.now()
+let projection
+for (let i = 0; i < rounds; i++) {
+  projection = run()
+  peakRss = Math.max(peakRss, process.memoryUsage().rss)
+}
+const projectorSeconds = (performance.now() - t0) / 1000 / rounds
+
+t0 = performance.now()
+for (let i = 0; i < rounds; i++) JSON.parse(text)
+const parseSeconds = (performance.now() - t0) / 1000 / rounds
+peakRss = Math.max(peakRss, process.memoryUsage().rss)
+
+const mbPerS = mb / projectorSeconds
+const parseMbPerS = mb / parseSeconds
+const memory = process.memoryUsage()
+console.log(
+  `logs_projector mb_per_s=${mbPerS.toFixed(1)} json_parse_mb_per_s=${parseMbPerS.toFixed(1)} ` +
+    `ratio=${(parseMbPerS / mbPerS).toFixed(1)} peak_rss_mb=${(peakRss / 1048576).toFixed(0)} ` +
+    `heap_used_mb=${(memory.heapUsed / 1048576).toFixed(0)}`
+)
+console.log(
+  `payload_mb=${mb.toFixed(2)} entries=${entries.length} patterns=${projection.observation.patterns.length} ` +
+    `timeline=${projection.observation.timeline.length} truncated=${projection.truncated} ` +
+    `observation_bytes=${Buffer.byteLength(JSON.stringify(projection.observation))}`
+)
