@@ -177,7 +177,15 @@ const planNext = (
   return null
 }
 
-const firstSentence = (s: string) => clip((/^[\s\S]*?[.!?。](\s|$)/.exec(s)?.[0] ?? s).trim(), 200)
+const firstSentence = (s: string): string => {
+  const flat = s
+    .split("\n")
+    .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
+    .filter((line) => line.length > 0)
+    .join(" ")
+  const sentence = /^[\s\S]{20,}?[.!?。](?=\s|$)/.exec(flat)?.[0] ?? flat
+  return clip(sentence.trim(), 200)
+}
 
 /** A cited draft from the evidence actually observed: no evidence, no positive claims. */
 const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
