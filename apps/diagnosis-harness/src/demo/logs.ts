@@ -58,8 +58,8 @@ export const SCENARIOS: Readonly<Record<ScenarioId, ScenarioInfo>> = {
   calm: {
     id: "calm",
     title: "Calm world",
-    description: "No incident: background noise only.",
-    sampleQuestion: "why is the fax gateway dropping telegrams?"
+    description: "No incident: background noise only (INFO and DEBUG lines, no warning, no error).",
+    sampleQuestion: "why is the espresso machine printing haikus?"
   }
 }
 
@@ -361,7 +361,7 @@ const noiseLine = (e: Emitter, at: number): void => {
     e.emit(
       at,
       "application",
-      "WARN",
+      "INFO",
       "search-service",
       `slow suggestion backend response ${rng.int(300, 600)}ms, serving cached suggestions`,
       { response_time: rng.int(300, 600), trace_id: traceId }

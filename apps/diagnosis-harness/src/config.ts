@@ -1,0 +1,152 @@
+import { Data } from "effect"
+import { DEFAULT_SCENARIO, isScenarioId, SCENARIO_IDS, type ScenarioId } from "./demo/logs.js"
+
+/** The configuration is unusable: `field` names the variable or option, `reason` says why. */
+export class ConfigError extends Data.TaggedError("ConfigError")<{
+  readonly field: string
+  readonly reason: string
+}> {
+  override get message() {
+    return `${this.field}: ${this.reason}`
+  }
+}
+
+export type ModelConfig =
+  | { readonly kind: "offline" }
+  | {
+      readonly kind: "openai-compatible"
+      readonly baseUrl: string
+      readonly apiKey: string
+      readonly model: string
+      readonly timeoutMs: number
+      readonly maxRetries: number
+    }
+
+export interface AppConfig {
+  /** `REDIS_URL`: canonical store in Redis; absent -> in-memory store. */
+  readonly redisUrl: string | null
+  /** `MYSQL_URL`: durable audit + `shop` business datasource; absent -> in-memory audit, no `query_mysql`. */
+  readonly mysqlUrl: string | null
+  readonly model: ModelConfig
+  /** `SCENARIO` / `--scenario`: the demo incident of the embedded log world. */
+  readonly scenario: ScenarioId
+  /** Minutes of demo logs before "now" (`DEMO_LOG_MINUTES`, default 60). */
+  readonly logMinutes: number
+  /** Seed of the demo log generator (`DEMO_SEED`). */
+  readonly seed: number
+  /** Agent step budget (`MAX_STEPS`, default 8). */
+  readonly maxSteps: number
+  /** HTTP port (`PORT` / `--port`, default 8787). */
+  readonly port: number
+  /** HTTP bind address (`HOST`, default 127.0.0.1). */
+  readonly host: string
+  /** The whole environment, handed to the packages' `*FromEnv` helpers. */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+const nonEmpty = (value: string | undefined): string | null => {
+  const v = value?.trim()
+  return v ? v : null
+}
+
+const intIn = (
+  field: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number
+): number => {
+  const v = nonEmpty(raw)
+  if (v === null) return fallback
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError({ field, reason: `expected an integer in ${min}..${max}, got "${v}"` })
+  }
+  return n
+}
+
+const url = (field: string, raw: string | undefined, protocols: ReadonlyArray<string>): string | null => {
+  const v = nonEmpty(raw)
+  if (v === null) return null
+  let parsed: URL
+  try {
+    parsed = new URL(v)
+  } catch {
+    // Never echo the value: a URL may carry a password.
+    throw new ConfigError({ field, reason: "not a valid URL" })
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError({ field, reason: `expected a ${protocols.join(" or ")} URL` })
+  }
+  return v
+}
+
+export interface ConfigOverrides {
+  readonly scenario?: string
+  readonly port?: string | number
+}
+
+/**
+ * Reads the app configuration from the environment (and CLI overrides). Throws `ConfigError`
+ * with the offending variable's name; values that may hold secrets are never echoed.
+ */
+export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = {}): AppConfig => {
+  const scenarioRaw = overrides.scenario ?? nonEmpty(env.SCENARIO) ?? DEFAULT_SCENARIO
+  if (!isScenarioId(scenarioRaw)) {
+    throw new ConfigError({
+      field: overrides.scenario !== undefined ? "--scenario" : "SCENARIO",
+      reason: `unknown scenario "${scenarioRaw}" (one of: ${SCENARIO_IDS.join(", ")})`
+    })
+  }
+  const baseUrl = url("OPENAI_BASE_URL", env.OPENAI_BASE_URL, ["http:", "https:"])
+  const apiKey = nonEmpty(env.OPENAI_API_KEY)
+  const modelName = nonEmpty(env.MODEL)
+  let model: ModelConfig = { kind: "offline" }
+  if (baseUrl !== null || apiKey !== null) {
+    if (baseUrl === null)
+      throw new ConfigError({ field: "OPENAI_BASE_URL", reason: "required with OPENAI_API_KEY" })
+    if (apiKey === null)
+      throw new ConfigError({ field: "OPENAI_API_KEY", reason: "required with OPENAI_BASE_URL" })
+    if (modelName === null) throw new ConfigError({ field: "MODEL", reason: "required with OPENAI_BASE_URL" })
+    model = {
+      kind: "openai-compatible",
+      baseUrl,
+      apiKey,
+      model: modelName,
+      timeoutMs: intIn("MODEL_TIMEOUT_MS", env.MODEL_TIMEOUT_MS, 60_000, 1000, 600_000),
+      maxRetries: intIn("MODEL_MAX_RETRIES", env.MODEL_MAX_RETRIES, 2, 0, 10)
+    }
+  }
+  const portRaw = overrides.port !== undefined ? String(overrides.port) : env.PORT
+  return {
+    redisUrl: url("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]),
+    mysqlUrl: url("MYSQL_URL", env.MYSQL_URL, ["mysql:", "mariadb:"]),
+    model,
+    scenario: scenarioRaw,
+    logMinutes: intIn("DEMO_LOG_MINUTES", env.DEMO_LOG_MINUTES, 60, 5, 1440),
+    seed: intIn("DEMO_SEED", env.DEMO_SEED, 20260315, 0, 2 ** 31 - 1),
+    maxSteps: intIn("MAX_STEPS", env.MAX_STEPS, 8, 1, 50),
+    port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
+    host: nonEmpty(env.HOST) ?? "127.0.0.1",
+    env
+  }
+}
+
+/** The database name of a MySQL URL (`test` in `mysql://root@127.0.0.1:3306/test`). */
+export const mysqlDatabaseOf = (mysqlUrl: string): string => {
+  const name = decodeURIComponent(new URL(mysqlUrl).pathname.replace(/^\//, ""))
+  if (!name)
+    throw new ConfigError({ field: "MYSQL_URL", reason: "must name a database (mysql://user@host:3306/db)" })
+  return name
+}
+
+/** Where each backend lives, without credentials (for banners and `/healthz`). */
+export const describeBackends = (config: AppConfig) => ({
+  canonical_store: config.redisUrl ? "redis" : "in-memory",
+  audit: config.mysqlUrl ? "mysql" : "in-memory",
+  business_datasource: config.mysqlUrl ? "mysql" : "disabled",
+  model: config.model.kind === "offline" ? "offline" : `openai-compatible:${config.model.model}`,
+  scenario: config.scenario
+})

@@ -1,0 +1,237 @@
+import { type ChatModel, OfflineModel, OpenAICompatibleModel } from "@aiops-harness/agent"
+import { auditLayerFromEnv, migrate, type TraceQuery } from "@aiops-harness/audit"
+import type { AuditSink, CanonicalInvocationStore, ToolDefinition } from "@aiops-harness/core"
+import { canonicalStoreLayerFromEnv } from "@aiops-harness/stores"
+import {
+  EmbeddedKnowledgeSearch,
+  EmbeddedLogBackend,
+  type LogBackendShape,
+  lookupKnowledgeTool,
+  makeMysqlReadOnlyExecutor,
+  parseMysqlAllowlist,
+  queryLogsTool,
+  queryMysqlTool
+} from "@aiops-harness/tools"
+import { Cause, Clock, Context, Data, Effect, Layer, ManagedRuntime } from "effect"
+import { type AppConfig, mysqlDatabaseOf } from "./config.js"
+import {
+  DEMO_DATASOURCE,
+  demoAllowlistJson,
+  demoSchemaStatements,
+  generateDemoLogs,
+  runbooksDir,
+  type ScenarioId,
+  toNdjson
+} from "./demo/index.js"
+
+/** Building the app's services failed. `stage` says which backend; `cause` is internal only. */
+export class StartupError extends Data.TaggedError("StartupError")<{
+  readonly stage:
+    | "canonical_store"
+    | "audit"
+    | "model"
+    | "knowledge"
+    | "logs"
+    | "mysql_datasource"
+    | "migrate"
+  readonly reason: string
+  readonly cause?: unknown
+}> {
+  override get message() {
+    return `${this.stage}: ${this.reason}`
+  }
+}
+
+export interface DiagnosisToolsShape {
+  /** The tools a diagnosis run may use (`query_mysql` only with a business datasource). */
+  readonly tools: ReadonlyArray<ToolDefinition>
+  readonly scenario: ScenarioId
+  readonly maxSteps: number
+}
+
+/** The app's tool set and run settings. */
+export class DiagnosisTools extends Context.Service<DiagnosisTools, DiagnosisToolsShape>()(
+  "@aiops-harness/diagnosis-harness/DiagnosisTools"
+) {}
+
+export type AppServices = ChatModel | CanonicalInvocationStore | AuditSink | TraceQuery | DiagnosisTools
+
+export interface AppLayerOptions {
+  /**
+   * Injected "now" (epoch ms): the app's clock starts there and runs at real speed; the demo
+   * logs are generated relative to it. Default: the real clock.
+   */
+  readonly now?: number
+  /** Replaces the configured model (tests). */
+  readonly modelLayer?: Layer.Layer<ChatModel>
+  /** Replaces the configured audit (tests that inspect every row). */
+  readonly auditLayer?: Layer.Layer<AuditSink | TraceQuery>
+}
+
+/** A layer that fails with a `StartupError` describing `cause` (its tag and reason, never its text). */
+const startupFailure =
+  (stage: StartupError["stage"]) =>
+  (cause: Cause.Cause<unknown>): Layer.Layer<unknown, StartupError> => {
+    const error = Cause.squash(cause) as { _tag?: unknown; reason?: unknown; code?: unknown }
+    const parts = [error?._tag, error?.reason ?? error?.code].filter((p) => typeof p === "string")
+    // `Layer.catchCause` intersects the outputs: `unknown` keeps the recovered layer's services.
+    return Layer.effectDiscard(
+      Effect.fail(new StartupError({ stage, reason: parts.length > 0 ? parts.join(" ") : "failed", cause }))
+    ) as Layer.Layer<unknown, StartupError>
+  }
+
+/** Business schema migration: versions far above the audit schema's, same `schema_migrations` table. */
+export const demoSchemaMigration = () => ({
+  version: 1001,
+  name: "demo_shop_business_schema",
+  statements: demoSchemaStatements()
+})
+
+/** Applies the audit schema and the demo business schema to `mysqlUrl` (idempotent). */
+export const migrateAll = (mysqlUrl: string) =>
+  Effect.gen(function* () {
+    const audit = yield* migrate(mysqlUrl)
+    const business = yield* migrate(mysqlUrl, { migrations: [demoSchemaMigration()] })
+    return { audit, business }
+  }).pipe(
+    Effect.mapError(
+      (e) =>
+        new StartupError({
+          stage: "migrate",
+          reason: `${e.reason}${e.version !== undefined ? ` (version ${e.version})` : ""}`,
+          cause: e
+        })
+    )
+  )
+
+/** A clock that starts at `now` and advances with the real clock. */
+export const shiftedClockLayer = (now: number): Layer.Layer<never> =>
+  Layer.effect(
+    Clock.Clock,
+    Clock.clockWith((base) => {
+      const offset = now - base.currentTimeMillisUnsafe()
+      const nanos = BigInt(offset) * 1_000_000n
+      const clock: Clock.Clock = {
+        currentTimeMillisUnsafe: () => base.currentTimeMillisUnsafe() + offset,
+        currentTimeMillis: Effect.sync(() => base.currentTimeMillisUnsafe() + offset),
+        currentTimeNanosUnsafe: () => base.currentTimeNanosUnsafe() + nanos,
+        currentTimeNanos: Effect.sync(() => base.currentTimeNanosUnsafe() + nanos),
+        monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
+        monotonicTimeNanos: base.monotonicTimeNanos,
+        sleep: (d) => base.sleep(d)
+      }
+      return Effect.succeed(clock)
+    })
+  ) as unknown as Layer.Layer<never>
+
+/** Regenerates the (deterministic) demo world when the clock has moved on by 5 minutes. */
+const demoLogBackend = (config: AppConfig): Effect.Effect<LogBackendShape, StartupError> =>
+  Effect.gen(function* () {
+    const build = (now: number) =>
+      EmbeddedLogBackend.fromNdjson([
+        {
+          name: `demo:${config.scenario}`,
+          ndjson: toNdjson(
+            generateDemoLogs({
+              scenario: config.scenario,
+              now,
+              minutes: config.logMinutes,
+              seed: config.seed
+            })
+          )
+        }
+      ]).pipe(Effect.map((backend) => ({ backend, now })))
+    const start = yield* Clock.currentTimeMillis
+    let current = yield* build(start).pipe(
+      Effect.mapError((e) => new StartupError({ stage: "logs", reason: e.reason, cause: e }))
+    )
+    const backend: LogBackendShape = {
+      query: (request) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          if (now - current.now > 5 * 60_000) {
+            current = yield* build(now).pipe(Effect.orDie)
+          }
+          return yield* current.backend.query(request)
+        })
+    }
+    return backend
+  })
+
+const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError> =>
+  Layer.effect(
+    DiagnosisTools,
+    Effect.gen(function* () {
+      const search = yield* EmbeddedKnowledgeSearch.fromDirectory(runbooksDir).pipe(
+        Effect.mapError((e) => new StartupError({ stage: "knowledge", reason: e.reason, cause: e }))
+      )
+      const logs = yield* demoLogBackend(config)
+      const tools: Array<ToolDefinition> = [
+        lookupKnowledgeTool({ search }),
+        queryLogsTool({ backend: logs, sourceLimit: 500 })
+      ]
+      if (config.mysqlUrl !== null) {
+        const database = mysqlDatabaseOf(config.mysqlUrl)
+        yield* migrate(config.mysqlUrl, { migrations: [demoSchemaMigration()] }).pipe(
+          Effect.mapError((e) => new StartupError({ stage: "migrate", reason: e.reason, cause: e }))
+        )
+        const allowlist = yield* parseMysqlAllowlist(demoAllowlistJson(database)).pipe(
+          Effect.mapError((e) => new StartupError({ stage: "mysql_datasource", reason: e.detail, cause: e }))
+        )
+        const executor = yield* makeMysqlReadOnlyExecutor({
+          url: config.mysqlUrl,
+          connectTimeoutMs: 5000,
+          statementTimeoutMs: 5000,
+          maxRows: 200,
+          databases: { [DEMO_DATASOURCE]: database }
+        }).pipe(
+          Effect.mapError((e) => new StartupError({ stage: "mysql_datasource", reason: e.code, cause: e }))
+        )
+        tools.push(queryMysqlTool({ allowlist, executor, defaultDatasource: DEMO_DATASOURCE, maxRows: 50 }))
+      }
+      return { tools, scenario: config.scenario, maxSteps: config.maxSteps }
+    })
+  )
+
+const modelLayer = (config: AppConfig): Layer.Layer<ChatModel> =>
+  config.model.kind === "offline"
+    ? OfflineModel.layer()
+    : OpenAICompatibleModel.layer({
+        baseUrl: config.model.baseUrl,
+        apiKey: config.model.apiKey,
+        model: config.model.model,
+        timeoutMs: config.model.timeoutMs,
+        maxRetries: config.model.maxRetries
+      })
+
+/**
+ * Every service of the app in one layer: canonical store (Redis or in-memory), audit (MySQL or
+ * in-memory), model (OpenAI-compatible or offline), tools (embedded knowledge + demo logs, plus
+ * `query_mysql` on the demo business schema with MySQL). Pools are scoped to the layer.
+ */
+export const appLayer = (
+  config: AppConfig,
+  options: AppLayerOptions = {}
+): Layer.Layer<AppServices, StartupError> => {
+  const store = canonicalStoreLayerFromEnv({ ...config.env, REDIS_URL: config.redisUrl ?? undefined }).pipe(
+    Layer.catchCause(startupFailure("canonical_store"))
+  )
+  const audit = auditLayerFromEnv({ ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined }).pipe(
+    Layer.catchCause(startupFailure("audit"))
+  )
+  const services = Layer.mergeAll(
+    store,
+    options.auditLayer ?? audit,
+    options.modelLayer ?? modelLayer(config),
+    toolsLayer(config)
+  )
+  return options.now === undefined
+    ? services
+    : services.pipe(Layer.provideMerge(shiftedClockLayer(options.now)))
+}
+
+export type AppRuntime = ManagedRuntime.ManagedRuntime<AppServices, StartupError>
+
+/** One runtime for the whole process: `dispose()` releases every pool and connection. */
+export const makeAppRuntime = (config: AppConfig, options: AppLayerOptions = {}): AppRuntime =>
+  ManagedRuntime.make(appLayer(config, options))
