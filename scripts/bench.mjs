@@ -6,7 +6,9 @@ import { join } from "node:path"
 
 const dir = join(import.meta.dirname, "bench")
 const only = process.argv.slice(2)
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".mjs"))
+  .sort()) {
   if (only.length > 0 && !only.some((o) => file.includes(o))) continue
   console.log(`\n# ${file}`)
   execFileSync(process.execPath, ["--expose-gc", join(dir, file)], { stdio: "inherit" })
