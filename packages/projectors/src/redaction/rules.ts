@@ -201,8 +201,11 @@ const valueEnd = (text: string, start: number, wholeLine: boolean): { from: numb
   return { from: i, to: j }
 }
 
+/** Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check). */
+const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|session|cookie|bearer|sig|otp|pin/i
+
 export const redactKeyValues = (text: string): string => {
-  if (!text.includes("=") && !text.includes(":")) return text
+  if ((!text.includes("=") && !text.includes(":")) || !KEY_HINT_RE.test(text)) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -231,8 +234,8 @@ const looksOpaque = (value: string): boolean =>
   /\d|[+/=_.~-]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)))
 
 /** A secret key word followed by whitespace and a high-entropy hex/base64 value. */
-const KEYWORD_THEN_VALUE_RE =
-  /(?<![\w-])(?=([\w-]{1,64}))\1((?:[ \t]+(?:is|was|of|for|=|:))?[ \t]+)(?=([A-Za-z0-9+/=_-]{16,4096}))\3(?![\w+/=-])/g
+/** The secret key word (and separator) right before a long value. */
+const KEY_BEFORE_RE = /(?<![\w-])([\w-]{1,64})((?:[ \t]+(?:is|was|of|for|=|:))?[ \t]+)$/
 const VALUE_KEY_WORD_RE = /passw|pwd|secret|token|key$|credential/i
 
 const isHighEntropy = (value: string): boolean => {
@@ -255,17 +258,59 @@ export const redactAuthAndEntropy = (text: string): string => {
       scheme === "Bearer" || looksOpaque(value) ? `${scheme} ${P.secret}` : whole
     )
   }
-  if (/passw|pwd|secret|token|key|credential/i.test(out)) {
-    out = out.replace(KEYWORD_THEN_VALUE_RE, (whole, key: string, sep: string, value: string) =>
-      VALUE_KEY_WORD_RE.test(key) && isHighEntropy(value) ? `${key}${sep}${P.secret}` : whole
-    )
+  return redactLongValues(out)
+}
+
+const isValueChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 43 ||
+  c === 47 ||
+  c === 61 ||
+  c === 95 ||
+  c === 45
+
+/**
+ * One hand-written scan over runs of `[A-Za-z0-9+/=_-]` of 16+ characters: a high-entropy run
+ * right after a secret key word (`token 9f8e...`, `api key is ...`) and a standalone
+ * 40-character AWS secret key shape become `<SECRET>`.
+ */
+const redactLongValues = (text: string): string => {
+  const n = text.length
+  if (n < 16) return text
+  const keyWord = /passw|pwd|secret|token|key|credential/i.test(text)
+  let out = ""
+  let last = 0
+  let i = 0
+  while (i < n) {
+    if (!isValueChar(text.charCodeAt(i))) {
+      i++
+      continue
+    }
+    let j = i + 1
+    while (j < n && isValueChar(text.charCodeAt(j))) j++
+    if (j - i >= 16) {
+      const value = text.slice(i, j)
+      let replacement: string | null = null
+      if (keyWord && isHighEntropy(value)) {
+        const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, i - 96), i))
+        if (key !== null && VALUE_KEY_WORD_RE.test(key[1]!)) replacement = P.secret
+      }
+      if (replacement === null && j - i >= 40) {
+        const aws = value.replace(AWS_SECRET_RE, (v) =>
+          /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) ? P.secret : v
+        )
+        if (aws !== value) replacement = aws
+      }
+      if (replacement !== null) {
+        out += text.slice(last, i) + replacement
+        last = j
+      }
+    }
+    i = j
   }
-  if (out.length >= 40) {
-    out = out.replace(AWS_SECRET_RE, (value) =>
-      /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) ? P.secret : value
-    )
-  }
-  return out
+  return last === 0 ? text : out + text.slice(last)
 }
 
 // ---- SQL literals -----------------------------------------------------------------------------
@@ -330,8 +375,11 @@ const isPodName = (name: string): boolean => {
   return parts.length >= 2 && hasDigitAndLetter(suffix)
 }
 
+/** A generated 5-character suffix ends every pod name (cheap pre-check). */
+const POD_HINT_RE = new RegExp(`-${K8S}{5}(?![A-Za-z0-9-])`)
+
 export const redactPods = (text: string): string =>
-  text.includes("-") ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
+  POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
 
 /** Top-level and internal domain suffixes a host name ends with. */
 const HOST_SUFFIXES =
@@ -344,8 +392,10 @@ const HOST_SUFFIX_SET: ReadonlySet<string> = new Set(HOST_SUFFIXES.split("|"))
 const HOST_RE =
   /(?<![\w.-])(?=([A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9][A-Za-z0-9-]{0,62}){1,30}))\1(:\d{1,5})?(?![\w-]|\.[\w-])/g
 
+const HOST_HINT_RE = new RegExp(`[A-Za-z0-9]\\.(?:${HOST_SUFFIXES})(?![A-Za-z0-9-])`, "i")
+
 export const redactHosts = (text: string): string =>
-  text.includes(".")
+  HOST_HINT_RE.test(text)
     ? text.replace(HOST_RE, (whole, name: string) => {
         const dot = name.lastIndexOf(".")
         return HOST_SUFFIX_SET.has(name.slice(dot + 1).toLowerCase()) ? P.host : whole
