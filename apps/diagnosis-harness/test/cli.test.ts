@@ -62,6 +62,17 @@ describe("exit codes", () => {
     expect(r.err).not.toContain("hunter2")
   })
 
+  it("1 with the failing backend named when a backend does not answer", async () => {
+    const redis = await run(["diagnose", "why is checkout failing?"], { REDIS_URL: "redis://127.0.0.1:1" })
+    expect(redis.code).toBe(1)
+    expect(redis.err).toContain("error: cannot start: canonical_store: StoreError UNAVAILABLE")
+    const mysql = await run(["diagnose", "why is checkout failing?"], {
+      MYSQL_URL: "mysql://root@127.0.0.1:1/test"
+    })
+    expect(mysql.code).toBe(1)
+    expect(mysql.err).toContain("error: cannot start: audit: MigrationError UNAVAILABLE")
+  })
+
   it("1 for migrate without MYSQL_URL", async () => {
     const r = await run(["migrate"])
     expect(r.code).toBe(1)

@@ -91,13 +91,15 @@ describe("demo log generator", () => {
     for (const re of Object.values(signature)) expect(entries.some((e) => re.test(e.message))).toBe(false)
   })
 
-  it("mixes secrets, IPs, hosts and pods into the raw messages (so leak checks mean something)", () => {
-    const text = SCENARIO_IDS.map((scenario) =>
-      generateDemoLogs({ scenario, now: NOW })
-        .map((e) => e.message)
-        .join("\n")
-    ).join("\n")
+  it("mixes secrets, IPs, hosts and pods into the raw logs (so leak checks mean something)", () => {
+    const text = SCENARIO_IDS.map((scenario) => toNdjson(generateDemoLogs({ scenario, now: NOW }))).join("\n")
     for (const marker of DEMO_LEAK_MARKERS) expect(text, marker).toContain(marker)
+    for (const pod of DEMO_PODS) expect(DEMO_LEAK_MARKERS).toContain(pod)
+    const messages = SCENARIO_IDS.flatMap((scenario) =>
+      generateDemoLogs({ scenario, now: NOW }).map((e) => e.message)
+    ).join("\n")
+    for (const marker of [...DEMO_SECRETS, ...DEMO_IPS, ...DEMO_HOSTS])
+      expect(messages, marker).toContain(marker)
     const pool = generateDemoLogs({ scenario: "db-pool-exhaustion", now: NOW })
       .map((e) => e.message)
       .join("\n")

@@ -161,7 +161,12 @@ export const DEMO_PODS: ReadonlyArray<string> = SERVICES.flatMap((s) =>
 )
 
 /** Secrets, IPs and host names: nothing of this may appear anywhere outside the raw logs. */
-export const DEMO_LEAK_MARKERS: ReadonlyArray<string> = [...DEMO_SECRETS, ...DEMO_IPS, ...DEMO_HOSTS]
+export const DEMO_LEAK_MARKERS: ReadonlyArray<string> = [
+  ...DEMO_SECRETS,
+  ...DEMO_IPS,
+  ...DEMO_HOSTS,
+  ...DEMO_PODS
+]
 
 // ---------------------------------------------------------------------------------------------
 // PRNG
