@@ -1,16 +1,20 @@
 // Canonical store throughput against a real Redis, next to raw SET/GET round trips on the same
 // server in the same run. Printed, never asserted.
-//   pnpm --filter @aiops-harness/stores... build && REDIS_URL=redis://127.0.0.1:6379 node scripts/bench/stores.mjs
+//   pnpm --filter @aiops-harness/stores... build && node scripts/bench/stores.mjs   (REDIS_URL, default redis://127.0.0.1:6379)
 import { CanonicalInvocationStore } from "../../packages/core/dist/index.js"
 import { projectingRecord, readyRecord } from "../../packages/core/dist/testing/fixtures.js"
 import { RedisCanonicalStore } from "../../packages/stores/dist/index.js"
 import { Effect } from "../../packages/stores/node_modules/effect/dist/index.js"
 import { Redis } from "../../packages/stores/node_modules/ioredis/built/index.js"
 
-const url = process.env.REDIS_URL
+import { isReachable } from "../../packages/core/dist/testing/integration.js"
+
+const url = process.env.REDIS_URL || "redis://127.0.0.1:6379"
 const seconds = 3
-if (!url) {
-  console.log("canonical_store skipped: REDIS_URL is not set (e.g. REDIS_URL=redis://127.0.0.1:6379)")
+if (!(await isReachable(url, 6379))) {
+  console.log(
+    `canonical_store skipped: no Redis answers at ${new URL(url).host} (start redis-server or set REDIS_URL)`
+  )
   process.exit(0)
 }
 
@@ -65,4 +69,9 @@ await raw.quit()
 
 console.log(
   `canonical_store cycles_per_s=${Math.round(cyclesPerS)} raw_set_get_per_s=${Math.round(rawPerS)} ratio=${(cyclesPerS / rawPerS).toFixed(2)}`
+)
+// A cycle is 3 round trips (SET NX PX, EVALSHA, GET), a raw pair 2: per round trip the
+// canonical store costs this fraction of a raw command's throughput.
+console.log(
+  `canonical_store round_trips_per_s=${Math.round(cyclesPerS * 3)} raw_round_trips_per_s=${Math.round(rawPerS * 2)} per_round_trip_ratio=${((cyclesPerS * 3) / (rawPerS * 2)).toFixed(2)}`
 )
