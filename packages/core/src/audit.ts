@@ -56,8 +56,8 @@ export interface DiagnosisRunFinish {
   readonly intent: string | null
   readonly releaseResult: string | null
   readonly latencyMs: number
-  /** Sum of the available usages of the ledger. */
-  readonly totalTokens: number
+  /** Sum of the available usages of the ledger; `null` when no model call reported usage. */
+  readonly totalTokens: number | null
   /** False when at least one model call returned no usage. */
   readonly usageComplete: boolean
   /** The released, safe content (report or bounded answer). */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { BudgetUsage } from "./budget.js"
 import {
@@ -40,7 +41,10 @@ export interface ControlView {
   readonly returnedCount: number
   readonly truncated: boolean
   readonly scope: JsonObject | null
-  /** `toolName` + the tool's normalized scope: equal identities mean a repeated request. */
+  /**
+   * `toolName:` + a digest of the tool's normalized scope: equal identities mean a repeated
+   * request. A digest, so that the durable audit never holds request text.
+   */
   readonly duplicateIdentity: string | null
   readonly requestBytes: number
   readonly rawBytes: number
@@ -71,8 +75,33 @@ export interface ToolBoundaryShape {
   readonly tools: ReadonlyArray<ToolDefinition>
 }
 
-/** Bytes reserved for the observation envelope around a projection body. */
-const ENVELOPE_OVERHEAD_BYTES = 256
+/** Fields of the observation envelope: a projection may not set them. */
+export const RESERVED_OBSERVATION_FIELDS = [
+  "tool_call_id",
+  "tool",
+  "status",
+  "evidence_status",
+  "truncated"
+] as const
+
+/** UTF-8 bytes of the envelope with an empty body, at its longest (for the projector's budget). */
+const envelopeBytes = (toolCallId: string, toolName: string): number =>
+  utf8Bytes(
+    JSON.stringify({
+      tool_call_id: toolCallId,
+      tool: toolName,
+      status: "READY",
+      evidence_status: "EVIDENCE_FOUND",
+      truncated: false
+    })
+  )
+
+/** JSON text of a value, or a typed failure (BigInt, cycles, ...) instead of a thrown exception. */
+const toJsonText = <E>(value: unknown, onError: () => E): Effect.Effect<string, E> =>
+  Effect.try({ try: () => JSON.stringify(value ?? null), catch: onError })
+
+/** A short, stable digest: the audit keeps identity, never the request text. */
+const digest = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 32)
 
 interface Progress {
   toolCallId: ToolCallId | null
@@ -150,8 +179,12 @@ export const makeToolBoundary = (options: {
           return yield* Effect.fail(new InvalidRequest({ toolName, issues }))
         }
         const request = parsed.data
-        const requestJson = JSON.parse(JSON.stringify(request ?? null)) as Json
-        const requestBytes = utf8Bytes(JSON.stringify(requestJson))
+        const requestText = yield* toJsonText(
+          request,
+          () => new InvalidRequest({ toolName, issues: ["request: not serializable as JSON"] })
+        )
+        const requestJson = JSON.parse(requestText) as Json
+        const requestBytes = utf8Bytes(requestText)
         progress.requestBytes = requestBytes
         yield* run.budget.reserve({ toolCalls: 1, requestBytes })
 
@@ -185,7 +218,10 @@ export const makeToolBoundary = (options: {
         )
 
         // Raw is internal fact: over its limit it is an error, never silently truncated.
-        const rawText = JSON.stringify(raw ?? null)
+        const rawText = yield* toJsonText(
+          raw,
+          () => new BackendError({ toolName, cause: "raw not serializable as JSON" })
+        )
         const rawBytes = utf8Bytes(rawText)
         progress.rawBytes = rawBytes
         if (rawBytes > limits.maxRawBytesPerCall) {
@@ -198,10 +234,14 @@ export const makeToolBoundary = (options: {
             request,
             toolCallId,
             raw,
-            maxBytes: Math.max(0, limits.maxProjectionBytesPerCall - ENVELOPE_OVERHEAD_BYTES)
+            maxBytes: Math.max(0, limits.maxProjectionBytesPerCall - envelopeBytes(toolCallId, toolName))
           })
         ).pipe(Effect.catchDefect(() => Effect.fail(new ProjectionError({ reason: "PROJECTOR_DEFECT" }))))
 
+        // The envelope is the harness's word: a projection cannot forge it.
+        if (RESERVED_OBSERVATION_FIELDS.some((field) => Object.hasOwn(projection.observation, field))) {
+          return yield* Effect.fail(new ProjectionError({ reason: "RESERVED_FIELD" }))
+        }
         const observation: AgentObservation = {
           tool_call_id: toolCallId,
           tool: toolName,
@@ -210,7 +250,11 @@ export const makeToolBoundary = (options: {
           truncated: projection.truncated,
           ...projection.observation
         }
-        const projectionBytes = utf8Bytes(JSON.stringify(observation))
+        const observationText = yield* toJsonText(
+          observation,
+          () => new ProjectionError({ reason: "NOT_SERIALIZABLE" })
+        )
+        const projectionBytes = utf8Bytes(observationText)
         if (projectionBytes > limits.maxProjectionBytesPerCall) {
           return yield* Effect.fail(new ProjectionError({ reason: "OVER_BYTE_BUDGET" }))
         }
@@ -240,7 +284,7 @@ export const makeToolBoundary = (options: {
           rawBytes,
           requestBytes,
           scope,
-          duplicateIdentity: `${toolName}:${stableStringify(normalized)}`,
+          duplicateIdentity: `${toolName}:${digest(stableStringify(normalized))}`,
           toolCallId
         }
       })
@@ -249,7 +293,33 @@ export const makeToolBoundary = (options: {
       Effect.gen(function* () {
         const startedAt = yield* Clock.currentTimeMillis
         const progress: Progress = { toolCallId: null, record: null, requestBytes: 0, rawBytes: 0 }
-        const result = yield* Effect.result(execute(envelope, progress, startedAt))
+        const result = yield* Effect.result(execute(envelope, progress, startedAt)).pipe(
+          // An interrupted call (run cancelled, caller timeout) must not leave its record
+          // PROJECTING: best-effort ERROR + audit, run uninterruptibly by onInterrupt.
+          Effect.onInterrupt(() =>
+            Effect.gen(function* () {
+              if (!progress.record || !progress.toolCallId) return
+              const at = yield* Clock.currentTimeMillis
+              yield* store.transition(toError(progress.record, "CANCELLED", at)).pipe(Effect.ignore)
+              yield* run.recorder.toolInvocation({
+                toolCallId: progress.toolCallId,
+                toolName: progress.record.toolName,
+                stepId: progress.record.stepId,
+                status: "ERROR",
+                evidenceStatus: "ERROR",
+                errorCode: "CANCELLED",
+                latencyMs: at - startedAt,
+                requestBytes: progress.requestBytes,
+                rawBytes: progress.rawBytes,
+                projectionBytes: 0,
+                truncated: false,
+                returnedCount: null,
+                startedAt,
+                metadata: {}
+              })
+            })
+          )
+        )
         const finishedAt = yield* Clock.currentTimeMillis
         const budgetRemaining = yield* run.budget.remaining
         const toolName = String(envelope.toolName).slice(0, 128)
@@ -332,7 +402,7 @@ export const makeToolBoundary = (options: {
             truncated: c.truncated,
             returnedCount: c.recordCreated && c.errorCode === null ? c.returnedCount : null,
             startedAt,
-            metadata: c.duplicateIdentity ? { duplicate_identity: c.duplicateIdentity.slice(0, 512) } : {}
+            metadata: c.duplicateIdentity ? { duplicate_identity: c.duplicateIdentity } : {}
           })
         }
         yield* run.recorder.event("TOOL_INVOCATION", {

@@ -22,6 +22,7 @@ export const TOOL_ERROR_CODES = [
   "BACKEND_TIMEOUT",
   "BACKEND_ERROR",
   "STORE_ERROR",
+  "CANCELLED",
   "INTERNAL_ERROR"
 ] as const
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number]

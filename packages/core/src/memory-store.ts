@@ -7,7 +7,8 @@ import {
   CanonicalInvocationStore,
   type CanonicalStoreConfig,
   canonicalInvocationKey,
-  defaultCanonicalStoreConfig
+  defaultCanonicalStoreConfig,
+  isValidKeyPrefix
 } from "./store.js"
 
 interface Entry {
@@ -25,7 +26,7 @@ export const makeInMemoryCanonicalStore = (
   config: Partial<CanonicalStoreConfig> = {}
 ): Effect.Effect<CanonicalInvocationStoreShape> =>
   Effect.sync(() => {
-    const { ttlMillis, maxRecordBytes, keyPrefix } = { ...defaultCanonicalStoreConfig, ...config }
+    const { ttlMillis, maxRecordBytes, keyPrefix } = validateStoreConfig(config)
     const entries = new Map<string, Entry>()
     const live = (key: string, now: number): Entry | undefined => {
       const entry = entries.get(key)
@@ -86,8 +87,22 @@ export const makeInMemoryCanonicalStore = (
     return store
   })
 
+/** Checks a store configuration eagerly: a bad one is a programming error (`TypeError`/`RangeError`). */
+export const validateStoreConfig = (config: Partial<CanonicalStoreConfig>): CanonicalStoreConfig => {
+  const merged = { ...defaultCanonicalStoreConfig, ...config }
+  if (!isValidKeyPrefix(merged.keyPrefix)) {
+    throw new TypeError("canonical store: keyPrefix must match [A-Za-z0-9_.:-]{1,64} (no hash-tag braces)")
+  }
+  if (!(merged.ttlMillis > 0) || !(merged.maxRecordBytes > 0)) {
+    throw new RangeError("canonical store: ttlMillis and maxRecordBytes must be positive")
+  }
+  return merged
+}
+
 export const InMemoryCanonicalStore = {
   make: makeInMemoryCanonicalStore,
-  layer: (config: Partial<CanonicalStoreConfig> = {}) =>
-    Layer.effect(CanonicalInvocationStore, makeInMemoryCanonicalStore(config))
+  layer: (config: Partial<CanonicalStoreConfig> = {}) => {
+    validateStoreConfig(config)
+    return Layer.effect(CanonicalInvocationStore, makeInMemoryCanonicalStore(config))
+  }
 }

@@ -36,7 +36,11 @@ export interface RecorderSummary {
   readonly agentSteps: number
   readonly toolInvocations: number
   readonly tokenUsages: number
-  readonly totalTokens: number
+  /**
+   * Sum of the available usages; `null` when model calls were made but none reported
+   * usage (unknown is never recorded as 0).
+   */
+  readonly totalTokens: number | null
   readonly usageComplete: boolean
   readonly failedWrites: number
 }
@@ -161,7 +165,7 @@ const makeRecorder = (
           agentSteps: c.agentSteps,
           toolInvocations: c.toolInvocations,
           tokenUsages: c.tokenUsages,
-          totalTokens: c.totalTokens,
+          totalTokens: c.tokenUsages > 0 && c.usageMissing === c.tokenUsages ? null : c.totalTokens,
           usageComplete: c.usageMissing === 0,
           failedWrites: yield* Ref.get(failed)
         }

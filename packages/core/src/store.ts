@@ -50,11 +50,20 @@ export const defaultCanonicalStoreConfig: CanonicalStoreConfig = {
 }
 
 /**
+ * A key prefix may not contain `{` or `}`: a hash tag in the prefix would put every run on
+ * one Redis Cluster slot.
+ */
+export const KEY_PREFIX_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/
+export const isValidKeyPrefix = (prefix: unknown): prefix is string =>
+  typeof prefix === "string" && KEY_PREFIX_PATTERN.test(prefix)
+
+/**
  * The one key layout: `<prefix>:run:{<runId>}:inv:<toolCallId>`. The `{runId}` hash tag
  * keeps a run's keys on one Redis Cluster slot. Ids are re-validated here because a key
  * is the last place a hostile id could do harm.
  */
 export const canonicalInvocationKey = (prefix: string, runId: RunId, toolCallId: ToolCallId): string => {
+  if (!isValidKeyPrefix(prefix)) throw new TypeError("canonicalInvocationKey: invalid key prefix")
   if (!isValidId(runId) || !isValidId(toolCallId)) throw new TypeError("canonicalInvocationKey: invalid id")
   return `${prefix}:run:{${runId}}:inv:${toolCallId}`
 }

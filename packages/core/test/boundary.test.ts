@@ -58,8 +58,10 @@ describe("ToolBoundary: successful calls", () => {
           evidenceStatus: "EVIDENCE_FOUND",
           errorCode: null,
           returnedCount: 1,
-          duplicateIdentity: 'lookup_knowledge:{"query":"checkout"}'
+          scope: { query: "checkout" }
         })
+        // A digest: equal scopes give equal identities, and no request text reaches the audit.
+        expect(outcome.control.duplicateIdentity).toMatch(/^lookup_knowledge:[0-9a-f]{32}$/)
         // Control facts never reach the model.
         expect(JSON.stringify(outcome.observation)).not.toContain("returnedCount")
         expect(JSON.stringify(outcome.observation)).not.toContain("budget")
@@ -444,6 +446,130 @@ describe("ToolBoundary: rule matrix", () => {
         const outcome = yield* boundary.call(call("call-1"))
         expect(outcome.observation.error_code).toBe("RECORD_TOO_LARGE")
         expect(Option.getOrThrow(yield* store.get(RUN_ID, "call-1" as never)).status).toBe("ERROR")
+      })
+    ))
+})
+
+describe("ToolBoundary: hostile tools and interruption", () => {
+  it("a projection cannot forge the envelope (status, ids) -> PROJECTION_ERROR", () =>
+    run(
+      Effect.gen(function* () {
+        const tool = knowledgeTool({
+          project: () =>
+            Effect.succeed({
+              evidenceStatus: "EVIDENCE_FOUND" as const,
+              observation: { status: "ERROR", tool_call_id: "forged", evidence: [] },
+              truncated: false,
+              returnedCount: 0
+            })
+        })
+        const { boundary, store } = yield* setup([tool])
+        const outcome = yield* boundary.call(call("call-1"))
+        expect(outcome.observation.error_code).toBe("PROJECTION_ERROR")
+        expect(outcome.observation.tool_call_id).toBe("call-1")
+        const record = Option.getOrThrow(yield* store.get(RUN_ID, "call-1" as never))
+        expect(record.status).toBe("ERROR")
+      })
+    ))
+
+  it("a raw response that is not JSON-serializable (BigInt) -> BACKEND_ERROR, never a defect", () =>
+    run(
+      Effect.gen(function* () {
+        const tool = knowledgeTool({ execute: () => Effect.succeed({ hits: [], n: 10n } as never) })
+        const { boundary, store } = yield* setup([tool])
+        const outcome = yield* boundary.call(call("call-1"))
+        expect(outcome.observation.error_code).toBe("BACKEND_ERROR")
+        expect(Option.getOrThrow(yield* store.get(RUN_ID, "call-1" as never)).status).toBe("ERROR")
+      })
+    ))
+
+  it("a circular observation -> PROJECTION_ERROR, never a defect", () =>
+    run(
+      Effect.gen(function* () {
+        const circular: Record<string, unknown> = {}
+        circular.self = circular
+        const tool = knowledgeTool({
+          project: () =>
+            Effect.succeed({
+              evidenceStatus: "EVIDENCE_FOUND" as const,
+              observation: circular as never,
+              truncated: false,
+              returnedCount: 1
+            })
+        })
+        const { boundary } = yield* setup([tool])
+        expect((yield* boundary.call(call("call-1"))).observation.error_code).toBe("PROJECTION_ERROR")
+      })
+    ))
+
+  it("the projector's byte budget leaves room for the real envelope (long id and tool name)", () =>
+    run(
+      Effect.gen(function* () {
+        const longName = `lookup_knowledge_${"x".repeat(100)}`
+        const id = `c${"a".repeat(127)}`
+        // A projector that fills its budget exactly.
+        const tool = knowledgeTool({
+          name: longName,
+          project: ({ maxBytes }) =>
+            Effect.succeed({
+              evidenceStatus: "EVIDENCE_FOUND" as const,
+              observation: { pad: "p".repeat(maxBytes - '{"pad":""}'.length) },
+              truncated: false,
+              returnedCount: 1
+            })
+        })
+        const { boundary } = yield* setup([tool], {
+          run: { authorizedTools: [longName], budget: { maxProjectionBytesPerCall: 2048 } }
+        })
+        const outcome = yield* boundary.call(call(id, { query: "q" }, longName))
+        expect(outcome.observation.status).toBe("READY")
+        expect(outcome.control.projectionBytes).toBeLessThanOrEqual(2048)
+      })
+    ))
+
+  it("an interrupted call moves its record to ERROR (CANCELLED) and is audited", () =>
+    run(
+      Effect.gen(function* () {
+        const { sink, log } = yield* recordingAudit
+        const result = yield* Effect.gen(function* () {
+          const r = yield* makeRun(runOptions())
+          const tool = knowledgeTool({ execute: () => Effect.never })
+          const boundary = yield* makeToolBoundary({ run: r, tools: [tool] })
+          const store = yield* (yield* Effect.promise(() => import("../src/index.js")))
+            .CanonicalInvocationStore
+          const timedOut = yield* Effect.exit(Effect.timeout(boundary.call(call("call-1")), 50))
+          const record = Option.getOrThrow(yield* store.get(RUN_ID, "call-1" as never))
+          return { timedOut, record, entries: yield* log }
+        }).pipe(Effect.provide(Layer.merge(InMemoryCanonicalStore.layer(), Layer.succeed(AuditSink, sink))))
+        expect(result.timedOut._tag).toBe("Failure")
+        expect([result.record.status, result.record.status === "ERROR" && result.record.errorCode]).toEqual([
+          "ERROR",
+          "CANCELLED"
+        ])
+        const audited = result.entries.filter((e) => e.kind === "tool_invocation").map((e) => e.record as any)
+        expect(audited.map((a) => a.errorCode)).toEqual(["CANCELLED"])
+      })
+    ))
+
+  it("store failing at the READY transition after the backend ran -> STORE_ERROR", () =>
+    run(
+      Effect.gen(function* () {
+        const { StoreError, CanonicalInvocationStore } = yield* Effect.promise(
+          () => import("../src/index.js")
+        )
+        const memory = yield* InMemoryCanonicalStore.make()
+        const flaky = Layer.succeed(CanonicalInvocationStore, {
+          ...memory,
+          transition: () =>
+            Effect.fail(new StoreError({ operation: "transition", reason: "TIMEOUT", cause: SECRET }))
+        })
+        const { tool, count } = yield* counted(knowledgeTool())
+        const { boundary } = yield* setup([tool], { store: flaky })
+        const outcome = yield* boundary.call(call("call-1"))
+        expect(yield* count).toBe(1)
+        expect(outcome.observation.error_code).toBe("STORE_ERROR")
+        expect(JSON.stringify(outcome.observation)).not.toContain("pool exhausted")
+        expect(JSON.stringify(outcome.observation)).not.toContain(SECRET)
       })
     ))
 })

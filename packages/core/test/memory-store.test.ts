@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { InMemoryCanonicalStore } from "../src/index.js"
-import { canonicalStoreConformance } from "../src/testing/index.js"
+import { canonicalStoreConformance } from "../src/testing/conformance.js"
 
 canonicalStoreConformance({
   name: "in-memory (TestClock)",

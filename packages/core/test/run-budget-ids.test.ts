@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import {
   AuditSink,
   canonicalInvocationKey,
+  InMemoryCanonicalStore,
   makeRun,
   makeRunBudget,
   defaultRunBudgetLimits,
@@ -58,6 +59,13 @@ describe("ids", () => {
   it("key builder uses a per-run hash tag and refuses invalid ids", () => {
     expect(canonicalInvocationKey("aiops", "r1" as RunId, "c1" as ToolCallId)).toBe("aiops:run:{r1}:inv:c1")
     expect(() => canonicalInvocationKey("aiops", "r}1" as RunId, "c1" as ToolCallId)).toThrow(TypeError)
+  })
+
+  it("a key prefix with a hash tag (or empty) is refused: it would put every run on one slot", () => {
+    expect(() => canonicalInvocationKey("{aiops}", "r1" as RunId, "c1" as ToolCallId)).toThrow(TypeError)
+    expect(() => InMemoryCanonicalStore.layer({ keyPrefix: "a{b}" })).toThrow(TypeError)
+    expect(() => InMemoryCanonicalStore.layer({ keyPrefix: "" })).toThrow(TypeError)
+    expect(() => InMemoryCanonicalStore.layer({ ttlMillis: 0 })).toThrow(RangeError)
   })
 })
 
@@ -127,6 +135,29 @@ describe("run lifecycle", () => {
         })
         expect(finish.totalTokens).toBe(15)
       })
+    ))
+})
+
+describe("token totals", () => {
+  it("no usage from any model call -> total is null (unknown), never 0", () =>
+    run(
+      Effect.gen(function* () {
+        const r = yield* makeRun(runOptions())
+        yield* r.recorder.tokenUsage({ component: "router", componentIndex: 1, model: "m", usage: null })
+        const summary = yield* r.finish({ status: "FINISHED" })
+        expect(summary.totalTokens).toBeNull()
+        expect(summary.usageComplete).toBe(false)
+      }).pipe(Effect.provide(AuditSink.noop))
+    ))
+
+  it("no model call at all -> total 0, usage complete", () =>
+    run(
+      Effect.gen(function* () {
+        const r = yield* makeRun(runOptions())
+        const summary = yield* r.finish({ status: "FAILED" })
+        expect(summary.totalTokens).toBe(0)
+        expect(summary.usageComplete).toBe(true)
+      }).pipe(Effect.provide(AuditSink.noop))
     ))
 })
 

@@ -1,4 +1,4 @@
-import { canonicalStoreConformance } from "@aiops-harness/core/testing"
+import { canonicalStoreConformance } from "@aiops-harness/core/testing/conformance"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { InMemoryCanonicalStore } from "../src/index.js"

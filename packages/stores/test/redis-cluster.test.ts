@@ -1,5 +1,6 @@
 import { CanonicalInvocationStore, canonicalInvocationKey } from "@aiops-harness/core"
-import { canonicalStoreConformance, projectingRecord, readyRecord } from "@aiops-harness/core/testing"
+import { projectingRecord, readyRecord } from "@aiops-harness/core/testing"
+import { canonicalStoreConformance } from "@aiops-harness/core/testing/conformance"
 import { Effect, Exit, Option } from "effect"
 import { Cluster } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

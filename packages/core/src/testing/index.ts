@@ -1,3 +1,2 @@
 export * from "./fixtures.js"
 export * from "./integration.js"
-export * from "./store-conformance.js"
