@@ -38,7 +38,14 @@ try {
     cwd: consumer,
     stdio: "inherit"
   })
-  const script = Object.keys(tarballs)
+  // Every subpath of every exports map, except the ones that need an optional peer (vitest).
+  const needsOptionalPeer = new Set(["@aiops-harness/core/testing/conformance"])
+  const specifiers = packages.flatMap((p) =>
+    Object.keys(p.manifest.exports ?? { ".": null })
+      .map((sub) => (sub === "." ? p.manifest.name : `${p.manifest.name}/${sub.slice(2)}`))
+      .filter((spec) => !needsOptionalPeer.has(spec))
+  )
+  const script = specifiers
     .map(
       (name) =>
         `{ const m = await import(${JSON.stringify(name)}); if (Object.keys(m).length === 0) throw new Error("${name}: no exports"); console.log("pack: import ${name} ok (" + Object.keys(m).length + " exports)") }`
