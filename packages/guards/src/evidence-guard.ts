@@ -10,7 +10,8 @@ import {
 } from "@aiops-harness/core"
 import { Effect, Option } from "effect"
 import type { Citation, DraftReport } from "./draft.js"
-import { refPresent } from "./refs.js"
+import { checkNegativeClaim } from "./negative.js"
+import { isBareRowIndex, refPresent } from "./refs.js"
 
 /** Why one citation (or the draft as a whole) was refused. Stable codes. */
 export type CitationFailureReason =
@@ -23,6 +24,8 @@ export type CitationFailureReason =
   | "REF_NOT_FOUND"
   | "NO_EVIDENCE_FOR_POSITIVE_CLAIM"
   | "NOT_NO_EVIDENCE"
+  | "UNSCOPED_NEGATIVE_CLAIM"
+  | "ROW_REF_TOO_WEAK"
   | "STORE_UNAVAILABLE"
 
 export interface CitationFailure {
@@ -67,7 +70,7 @@ type Lookup =
 const checkCitation = (
   lookup: Lookup,
   citation: Citation,
-  negative: boolean
+  claim: { readonly text: string; readonly negative: boolean }
 ): {
   reason: CitationFailureReason | null
   status: InvocationStatus | null
@@ -85,13 +88,21 @@ const checkCitation = (
   if (record.status === "PROJECTING") return { reason: "NOT_READY", status: "PROJECTING", evidence: null }
   if (record.status === "ERROR") return { reason: "INVOCATION_ERROR", status: "ERROR", evidence: "ERROR" }
   const base = { status: record.status, evidence: record.evidenceStatus }
+  const { negative } = claim
   if (record.evidenceStatus === "NO_EVIDENCE" && !negative) {
     return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
   }
-  if (citation.kind === "no_evidence") {
-    if (!negative) return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
-    return { ...base, reason: record.evidenceStatus === "NO_EVIDENCE" ? null : "NOT_NO_EVIDENCE" }
+  if (citation.kind === "no_evidence" && !negative)
+    return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
+  if (citation.kind === "no_evidence" && record.evidenceStatus !== "NO_EVIDENCE") {
+    return { ...base, reason: "NOT_NO_EVIDENCE" }
   }
+  // NO_EVIDENCE is citable only as a scoped negative observation, never "the fault does not exist".
+  if (record.evidenceStatus === "NO_EVIDENCE" && !checkNegativeClaim(claim.text, record).scoped) {
+    return { ...base, reason: "UNSCOPED_NEGATIVE_CLAIM" }
+  }
+  if (citation.kind === "no_evidence") return { ...base, reason: null }
+  if (citation.kind === "row" && isBareRowIndex(citation.ref)) return { ...base, reason: "ROW_REF_TOO_WEAK" }
   return {
     ...base,
     reason: refPresent(record.agentResult, citation.kind, citation.ref) ? null : "REF_NOT_FOUND"
@@ -103,7 +114,10 @@ const checkCitation = (
  * For each cited `tool_call_id` it rebuilds the key from the *current* `runId` (never from
  * the draft or the model's history), reads the canonical record, requires READY and the
  * cited ref present in the stored `agentResult`. NO_EVIDENCE records support only claims
- * marked `negative`. Any store failure fails the whole draft closed (`STORE_UNAVAILABLE`).
+ * marked `negative` whose text names the cited call's scope without absolute wording
+ * ({@link checkNegativeClaim}, else `UNSCOPED_NEGATIVE_CLAIM`). A bare row index is
+ * `ROW_REF_TOO_WEAK`: rows are cited by `column=value` / `rows[i].column=value`. Any store
+ * failure fails the whole draft closed (`STORE_UNAVAILABLE`).
  */
 export const evidenceGuard = (input: {
   readonly runId: RunId | string
@@ -150,7 +164,7 @@ export const evidenceGuard = (input: {
       } else {
         for (const citation of claim.citations) {
           const lookup = lookups.get(citation.tool_call_id) ?? { _tag: "Missing" }
-          const { reason } = checkCitation(lookup, citation, negative)
+          const { reason } = checkCitation(lookup, citation, { text: claim.text, negative })
           if (reason !== null) {
             claimFailures.push({
               claimIndex,

@@ -1,6 +1,15 @@
 export * from "./draft.js"
 export * from "./evidence-guard.js"
 export * from "./info-gain.js"
-export { MIN_EXCERPT_CHARS, refPresent } from "./refs.js"
+export * from "./negative.js"
+export {
+  EXCERPT_FIELDS,
+  evidenceTexts,
+  isBareRowIndex,
+  MIN_EXCERPT_CHARS,
+  parseRowRef,
+  type RowRef,
+  refPresent
+} from "./refs.js"
 export * from "./release.js"
 export * from "./semantic-guard.js"

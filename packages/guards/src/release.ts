@@ -29,6 +29,57 @@ export const checkedScopeOf = (control: ControlView): CheckedScope => ({
   scope: control.scope
 })
 
+/** Tools whose results are knowledge (runbooks, docs) rather than observations of the system. */
+export const DEFAULT_KNOWLEDGE_TOOLS: ReadonlySet<string> = new Set(["lookup_knowledge"])
+
+/**
+ * How the caller classifies its tools. A *system observation* is a result of a tool that looked
+ * at the system itself (logs, database, metrics); knowledge lookups only say what runbooks say.
+ */
+export interface ObservationClassification {
+  /** Knowledge tools; every other tool is a system observation. Default {@link DEFAULT_KNOWLEDGE_TOOLS}. */
+  readonly knowledgeTools?: ReadonlySet<string>
+  /** When given, exactly these tools are system observations (`knowledgeTools` is then ignored). */
+  readonly systemTools?: ReadonlySet<string>
+}
+
+export const isSystemObservationTool = (
+  tool: string,
+  classification: ObservationClassification = {}
+): boolean =>
+  classification.systemTools
+    ? classification.systemTools.has(tool)
+    : !(classification.knowledgeTools ?? DEFAULT_KNOWLEDGE_TOOLS).has(tool)
+
+/**
+ * Indexes of the positive claims that passed the EvidenceGuard and cite at least one READY
+ * `EVIDENCE_FOUND` system observation (the stored record's tool, never the draft's word).
+ */
+export const systemBackedClaims = (
+  draft: DraftReport,
+  evidence: EvidenceGuardResult,
+  classification: ObservationClassification = {}
+): number[] => {
+  const byId = new Map(evidence.evidence.map((e) => [e.toolCallId, e]))
+  const out: number[] = []
+  draft.claims.forEach((claim, i) => {
+    if (claim.negative === true) return
+    const check = evidence.claims.find((c) => c.claimIndex === i)
+    if (check ? !check.passed : !evidence.passed) return
+    const backed = claim.citations.some((c) => {
+      const e = byId.get(c.tool_call_id)
+      return (
+        c.kind !== "no_evidence" &&
+        e !== undefined &&
+        e.evidenceStatus === "EVIDENCE_FOUND" &&
+        isSystemObservationTool(e.toolName, classification)
+      )
+    })
+    if (backed) out.push(i)
+  })
+  return out
+}
+
 export type ReleaseDecisionKind = "PUBLISH_REPORT" | "CANNOT_CONCLUDE"
 
 export interface ReleaseDecisionResult {
@@ -71,7 +122,10 @@ const checkedLine = (c: CheckedScope): string =>
 
 /**
  * ReleaseDecision: publish only when there is a draft, both guards passed and at least one
- * positive claim stands. Otherwise a bounded, honest `CANNOT_CONCLUDE` answer listing the
+ * positive claim cites a READY `EVIDENCE_FOUND` *system observation* (a tool that is not a
+ * knowledge lookup, see {@link ObservationClassification}). Runbook-only claims may support a
+ * report but never carry it: "runbooks suggest X" with every system observation empty is a
+ * `CANNOT_CONCLUDE` that says so. Otherwise a bounded, honest `CANNOT_CONCLUDE` answer listing the
  * checked tools and scopes (with windows) and what is missing.
  */
 export const releaseDecision = (input: {
@@ -82,10 +136,14 @@ export const releaseDecision = (input: {
   /** Why the loop stopped early (`NO_GAIN`, `DUPLICATE_REQUEST`, `STEP_BUDGET`, ...), if it did. */
   readonly stopReason?: string | null
   readonly limits?: Partial<ReleaseLimits>
+  /** Which tools observe the system; default: every tool except `lookup_knowledge`. */
+  readonly classification?: ObservationClassification
 }): ReleaseDecisionResult => {
   const limits = { ...defaultReleaseLimits, ...input.limits }
   const { draft, evidence, semantic } = input
   const missing: string[] = []
+  /** Positive claims backed by knowledge only (runbooks suggest ..., nothing observed confirmed it). */
+  let unconfirmed: string[] = []
   if (!draft) missing.push("a draft report in the expected format")
   else {
     if (!draft.claims.some((c) => c.negative !== true)) {
@@ -99,6 +157,14 @@ export const releaseDecision = (input: {
         if (f.reason === "NO_CLAIMS" || f.reason === "STORE_UNAVAILABLE") continue
         missing.push(
           `claim ${(f.claimIndex ?? 0) + 1}: ${f.reason}${f.toolCallId ? ` (${clip(f.toolCallId, 64)})` : ""}`
+        )
+      }
+    }
+    if (evidence?.passed && draft.claims.some((c) => c.negative !== true)) {
+      if (systemBackedClaims(draft, evidence, input.classification).length === 0) {
+        unconfirmed = draft.claims.filter((c) => c.negative !== true).map((c) => c.text)
+        missing.push(
+          "a system observation: no positive claim cites a log, database or other system observation that found evidence; knowledge (runbooks) alone cannot carry a diagnosis"
         )
       }
     }
@@ -131,9 +197,23 @@ export const releaseDecision = (input: {
   }
 
   const lines: string[] = [
-    "Cannot conclude: the evidence gathered does not support a diagnosis that can be released."
+    unconfirmed.length > 0
+      ? "Cannot conclude: runbooks suggest a cause, but no observation of the system confirmed it."
+      : "Cannot conclude: the evidence gathered does not support a diagnosis that can be released."
   ]
   if (input.stopReason) lines.push(`The investigation stopped early (${input.stopReason}).`)
+  if (unconfirmed.length > 0) {
+    lines.push("", "Runbooks suggest (not confirmed by any system observation):")
+    for (const text of unconfirmed.slice(0, 3)) lines.push(`- ${clip(text, 300)}`)
+    if (unconfirmed.length > 3) lines.push(`- … and ${unconfirmed.length - 3} more`)
+    const system = input.checked.filter((c) => isSystemObservationTool(c.tool, input.classification))
+    const found = system.filter((c) => c.status === "READY" && c.evidenceStatus === "EVIDENCE_FOUND").length
+    lines.push(
+      system.length === 0
+        ? "No system observation (logs, database) was made."
+        : `System observations checked: ${system.length}, with evidence found: ${found} (none cited in support).`
+    )
+  }
   lines.push("", "Checked:")
   if (input.checked.length === 0) lines.push("- no tool calls were made")
   for (const c of input.checked.slice(0, limits.maxCheckedListed)) lines.push(checkedLine(c))

@@ -19,14 +19,19 @@ import { type DraftReport, evidenceGuard, parseDraftReport } from "../src/index.
 const RUN = "run-a" as RunId
 const OTHER_RUN = "run-b" as RunId
 
-const projecting = (runId: RunId, toolCallId: string, toolName = "lookup_knowledge"): ProjectingInvocation =>
+const projecting = (
+  runId: RunId,
+  toolCallId: string,
+  toolName = "lookup_knowledge",
+  request: JsonObject = { query: "checkout 500" }
+): ProjectingInvocation =>
   newProjectingInvocation({
     runId,
     sessionId: "s-1" as SessionId,
     toolCallId: toolCallId as ToolCallId,
     toolName,
     stepId: null,
-    request: { query: "checkout 500" },
+    request,
     requestBytes: 24,
     createdAt: 1000
   })
@@ -56,6 +61,7 @@ const logs: JsonObject = {
   evidence_status: "EVIDENCE_FOUND",
   truncated: false,
   scope: { topic: "application", query: "timeout", service: "checkout", start_time: "a", end_time: "b" },
+  source_kind: "elastic-application",
   patterns: [
     { pattern_id: "p-1a2b", level: "ERROR", service: "checkout", template: "pool timeout <*>", count: 4 }
   ]
@@ -67,7 +73,10 @@ const rows: JsonObject = {
   evidence_status: "EVIDENCE_FOUND",
   truncated: false,
   datasource: "demo",
-  columns: [{ name: "status", type: "VARCHAR" }],
+  columns: [
+    { name: "status", type: "VARCHAR" },
+    { name: "payment_count", type: "BIGINT" }
+  ],
   rows: [
     { status: "FAILED", n: 12 },
     { status: "PAID", n: 3 }
@@ -79,10 +88,19 @@ const empty: JsonObject = {
   status: "READY",
   evidence_status: "NO_EVIDENCE",
   truncated: false,
-  scope: { topic: "application", query: "deadlock", service: null, start_time: "a", end_time: "b" },
+  scope: {
+    topic: "application",
+    query: "deadlock",
+    service: null,
+    start_time: "2024-01-01T00:00:00.000Z",
+    end_time: "2024-01-01T01:00:00.000Z"
+  },
   patterns: [],
   timeline: []
 }
+/** A scoped negative claim about `empty`. */
+const SCOPED =
+  'No application logs matched query "deadlock" between 2024-01-01T00:00:00.000Z and 2024-01-01T01:00:00.000Z.'
 
 const seed = Effect.gen(function* () {
   const store = yield* CanonicalInvocationStore
@@ -90,10 +108,11 @@ const seed = Effect.gen(function* () {
     runId: RunId,
     id: string,
     agentResult: JsonObject,
-    evidenceStatus: "EVIDENCE_FOUND" | "NO_EVIDENCE"
+    evidenceStatus: "EVIDENCE_FOUND" | "NO_EVIDENCE",
+    request: JsonObject = { query: "checkout 500" }
   ) =>
     Effect.gen(function* () {
-      const p = projecting(runId, id)
+      const p = projecting(runId, id, String(agentResult.tool), request)
       yield* store.create(p)
       yield* store.transition(
         toReady(p, {
@@ -110,7 +129,11 @@ const seed = Effect.gen(function* () {
   yield* ready(RUN, "call-k", knowledge, "EVIDENCE_FOUND")
   yield* ready(RUN, "call-l", logs, "EVIDENCE_FOUND")
   yield* ready(RUN, "call-m", rows, "EVIDENCE_FOUND")
-  yield* ready(RUN, "call-e", empty, "NO_EVIDENCE")
+  yield* ready(RUN, "call-e", empty, "NO_EVIDENCE", {
+    topic: "application",
+    query: "deadlock",
+    lookback_minutes: 60
+  })
   yield* ready(OTHER_RUN, "call-x", knowledge, "EVIDENCE_FOUND")
   yield* store.create(projecting(RUN, "call-p"))
   const failed = projecting(RUN, "call-err")
@@ -142,10 +165,13 @@ describe("evidenceGuard", () => {
           text: "excerpt",
           citations: [{ tool_call_id: "call-k", kind: "excerpt", ref: "the  Connection pool is exhausted" }]
         },
-        { text: "row index", citations: [{ tool_call_id: "call-m", kind: "row", ref: "rows[1]" }] },
+        {
+          text: "row index",
+          citations: [{ tool_call_id: "call-m", kind: "row", ref: "rows[1].status=PAID" }]
+        },
         { text: "row value", citations: [{ tool_call_id: "call-m", kind: "row", ref: "status=FAILED" }] },
         {
-          text: "no deadlock logs in that window",
+          text: SCOPED,
           negative: true,
           citations: [{ tool_call_id: "call-e", kind: "no_evidence", ref: "" }]
         }
@@ -209,12 +235,65 @@ describe("evidenceGuard", () => {
     expect(excerpt.failures.map((f) => f.reason)).toEqual(["NO_EVIDENCE_FOR_POSITIVE_CLAIM"])
     const negative = await check(
       one({
-        text: "no deadlock logs",
+        text: SCOPED,
         negative: true,
         citations: [{ tool_call_id: "call-e", kind: "no_evidence", ref: "" }]
       })
     )
     expect(negative.passed).toBe(true)
+  })
+
+  it("refuses unscoped or absolute negative claims citing NO_EVIDENCE (UNSCOPED_NEGATIVE_CLAIM)", async () => {
+    const neg = (text: string, kind: "no_evidence" | "excerpt" = "no_evidence") =>
+      check(one({ text, negative: true, citations: [{ tool_call_id: "call-e", kind, ref: "" }] }))
+    for (const text of [
+      "The database is healthy.",
+      "No deadlock logs.",
+      "No deadlocks exist in the application.",
+      `${SCOPED} Deadlocks are ruled out.`,
+      "No application logs matched deadlock in the last 5 minutes."
+    ]) {
+      expect(
+        (await neg(text)).failures.map((f) => f.reason),
+        text
+      ).toEqual(["UNSCOPED_NEGATIVE_CLAIM"])
+    }
+    expect((await neg(SCOPED)).passed).toBe(true)
+    expect((await neg("No application logs matched deadlock in the last 60 minutes.")).passed).toBe(true)
+    // the scope rule holds whatever kind cites the NO_EVIDENCE record
+    expect((await neg("The database is healthy.", "excerpt")).failures.map((f) => f.reason)).toEqual([
+      "UNSCOPED_NEGATIVE_CLAIM"
+    ])
+  })
+
+  it("refuses bare row indexes (ROW_REF_TOO_WEAK) and rows cited by a cell that is not there", async () => {
+    const row = (ref: string) =>
+      check(one({ text: "12 failed payments", citations: [{ tool_call_id: "call-m", kind: "row", ref }] }))
+    for (const ref of ["0", "rows[0]", "1"]) {
+      expect(
+        (await row(ref)).failures.map((f) => f.reason),
+        ref
+      ).toEqual(["ROW_REF_TOO_WEAK"])
+    }
+    expect((await row("rows[0].status=PAID")).failures.map((f) => f.reason)).toEqual(["REF_NOT_FOUND"])
+    expect((await row("rows[0].n=12")).passed).toBe(true)
+  })
+
+  it("refuses excerpts that only match non-evidence fields", async () => {
+    const excerpt = (tool_call_id: string, ref: string) =>
+      check(one({ text: "x", citations: [{ tool_call_id, kind: "excerpt", ref }] }))
+    expect((await excerpt("call-l", "pool timeout")).passed).toBe(true)
+    for (const [id, ref] of [
+      ["call-k", "runbooks/db-pool.md"],
+      ["call-l", "elastic-application"],
+      ["call-l", "checkout"],
+      ["call-m", "payment_count"]
+    ] as const) {
+      expect(
+        (await excerpt(id, ref)).failures.map((f) => f.reason),
+        ref
+      ).toEqual(["REF_NOT_FOUND"])
+    }
   })
 
   it("refuses a no_evidence citation of a record that found evidence", async () => {
@@ -240,7 +319,7 @@ describe("evidenceGuard", () => {
         },
         { text: "b", citations: [{ tool_call_id: "call-k", kind: "document", ref: "runbooks/other.md" }] },
         { text: "c", citations: [{ tool_call_id: "call-l", kind: "pattern", ref: "p-ffff" }] },
-        { text: "d", citations: [{ tool_call_id: "call-m", kind: "row", ref: "7" }] },
+        { text: "d", citations: [{ tool_call_id: "call-m", kind: "row", ref: "rows[7].status=FAILED" }] },
         { text: "e", citations: [{ tool_call_id: "call-m", kind: "row", ref: "status=REFUNDED" }] },
         // the request echo (`query`) is not evidence
         {

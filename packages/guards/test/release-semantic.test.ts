@@ -6,9 +6,11 @@ import {
   checkedScopeOf,
   type DraftReport,
   type EvidenceGuardResult,
+  isSystemObservationTool,
   releaseDecision,
   type SemanticGuardResult,
-  semanticGuard
+  semanticGuard,
+  systemBackedClaims
 } from "../src/index.js"
 
 const draft: DraftReport = {
@@ -22,6 +24,10 @@ const draft: DraftReport = {
       text: "No deadlock logs in the window.",
       negative: true,
       citations: [{ tool_call_id: "c2", kind: "no_evidence", ref: "" }]
+    },
+    {
+      text: "Checkout logged 40 HikariPool timeouts.",
+      citations: [{ tool_call_id: "c4", kind: "pattern", ref: "p-1" }]
     }
   ],
   next_steps: ["Raise the pool size"]
@@ -31,14 +37,19 @@ const evidencePassed: EvidenceGuardResult = {
   storeAvailable: true,
   claims: [],
   failures: [],
-  evidence: []
+  evidence: [
+    { toolCallId: "c1", toolName: "lookup_knowledge", evidenceStatus: "EVIDENCE_FOUND", agentResult: {} },
+    { toolCallId: "c2", toolName: "query_logs", evidenceStatus: "NO_EVIDENCE", agentResult: {} },
+    { toolCallId: "c4", toolName: "query_logs", evidenceStatus: "EVIDENCE_FOUND", agentResult: {} }
+  ]
 }
 const semanticPassed: SemanticGuardResult = {
   passed: true,
   verdict: "SUPPORTED",
   verdicts: [
     { claim_index: 0, verdict: "SUPPORTED" },
-    { claim_index: 1, verdict: "SUPPORTED" }
+    { claim_index: 1, verdict: "SUPPORTED" },
+    { claim_index: 2, verdict: "SUPPORTED" }
   ],
   usage: null,
   model: "m",
@@ -84,7 +95,99 @@ describe("releaseDecision", () => {
     expect(r.missing).toEqual([])
     expect(r.content).toContain("exhausted DB connection pool")
     expect(r.content).toContain("c1:document:runbooks/db.md")
+    expect(r.content).toContain("c4:pattern:p-1")
     expect(r.content).toContain("Raise the pool size")
+  })
+
+  // the demo's "calm" world: runbooks match "checkout slow", every system observation is empty
+  const calm: DraftReport = {
+    summary: "Checkout is slow because of pool exhaustion.",
+    claims: draft.claims.slice(0, 2)
+  }
+  const calmChecked: CheckedScope[] = [checked[0]!, checked[1]!]
+
+  it("refuses a report carried by runbook quotes only, saying what the runbooks suggest and what was checked", () => {
+    const r = releaseDecision({
+      draft: calm,
+      evidence: evidencePassed,
+      semantic: semanticPassed,
+      checked: calmChecked
+    })
+    expect(r.decision).toBe("CANNOT_CONCLUDE")
+    expect(r.missing).toHaveLength(1)
+    expect(r.missing[0]).toContain("a system observation")
+    expect(r.content).toContain("runbooks suggest a cause, but no observation of the system confirmed it")
+    expect(r.content).toContain("- The runbook links HikariPool timeouts to pool exhaustion.")
+    expect(r.content).not.toContain("- No deadlock logs in the window.")
+    expect(r.content).toContain('- query_logs topic="application", query="deadlock"')
+    expect(r.content).toContain("-> NO_EVIDENCE")
+    expect(r.content).toContain("System observations checked: 1, with evidence found: 0")
+    const noSystem = releaseDecision({
+      draft: calm,
+      evidence: evidencePassed,
+      semantic: semanticPassed,
+      checked: [checked[0]!]
+    })
+    expect(noSystem.content).toContain("No system observation (logs, database) was made.")
+  })
+
+  it("refuses when a system observation found evidence but no claim cites it", () => {
+    const found: CheckedScope = { ...checked[1]!, toolCallId: "c4", evidenceStatus: "EVIDENCE_FOUND" }
+    const r = releaseDecision({
+      draft: calm,
+      evidence: evidencePassed,
+      semantic: semanticPassed,
+      checked: [...calmChecked, found]
+    })
+    expect(r.decision).toBe("CANNOT_CONCLUDE")
+    expect(r.content).toContain(
+      "System observations checked: 2, with evidence found: 1 (none cited in support)"
+    )
+  })
+
+  it("classifies tools as the caller says", () => {
+    const base = { draft, evidence: evidencePassed, semantic: semanticPassed, checked }
+    expect(
+      releaseDecision({
+        ...base,
+        classification: { knowledgeTools: new Set(["lookup_knowledge", "query_logs"]) }
+      }).decision
+    ).toBe("CANNOT_CONCLUDE")
+    expect(
+      releaseDecision({ ...base, classification: { systemTools: new Set(["query_mysql"]) } }).decision
+    ).toBe("CANNOT_CONCLUDE")
+    expect(
+      releaseDecision({ ...base, classification: { systemTools: new Set(["query_logs"]) } }).decision
+    ).toBe("PUBLISH_REPORT")
+    // a runbook claim counts once the caller says its tool observes the system
+    expect(
+      releaseDecision({ ...base, draft: calm, classification: { knowledgeTools: new Set() } }).decision
+    ).toBe("PUBLISH_REPORT")
+    expect(isSystemObservationTool("lookup_knowledge")).toBe(false)
+    expect(isSystemObservationTool("query_metrics")).toBe(true)
+  })
+
+  it("counts only passed positive claims citing a READY EVIDENCE_FOUND system record", () => {
+    expect(systemBackedClaims(draft, evidencePassed)).toEqual([2])
+    const failedClaim: EvidenceGuardResult = {
+      ...evidencePassed,
+      passed: false,
+      claims: [2, 1, 0].map((claimIndex) => ({
+        claimIndex,
+        negative: claimIndex === 1,
+        passed: claimIndex !== 2,
+        failures: []
+      }))
+    }
+    expect(systemBackedClaims(draft, failedClaim)).toEqual([])
+    const systemEmpty: DraftReport = {
+      summary: "",
+      claims: [{ text: "x", citations: [{ tool_call_id: "c2", kind: "excerpt", ref: "whatever it is" }] }]
+    }
+    expect(systemBackedClaims(systemEmpty, evidencePassed)).toEqual([])
+    // a negative claim never carries a release, even citing system evidence
+    const negativeFound: DraftReport = { summary: "", claims: [{ ...draft.claims[2]!, negative: true }] }
+    expect(systemBackedClaims(negativeFound, evidencePassed)).toEqual([])
   })
 
   it("refuses when the evidence guard failed, listing checked scopes, windows and what is missing", () => {
@@ -194,7 +297,10 @@ describe("releaseDecision", () => {
 
 class JudgeDown extends Data.TaggedError("JudgeDown")<{}> {}
 
+const fullDraft = draft
+
 describe("semanticGuard", () => {
+  const draft: DraftReport = { ...fullDraft, claims: fullDraft.claims.slice(0, 2) }
   const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 }
   it("passes when every claim is SUPPORTED and hands the stored evidence to the judge", async () => {
     let seen: unknown = null
