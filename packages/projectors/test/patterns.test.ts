@@ -281,4 +281,28 @@ describe("groupLogPatterns", () => {
       { numRuns: 200, seed: 42 }
     )
   })
+
+  it("keeps a word column whose values mostly occur once (user names) as a variable", () => {
+    const users = ["alice", "bob", "carol", "dave", "erin"]
+    const messages = users.flatMap((u, i) => [
+      `Invalid user ${u} from 10.0.0.${i}`,
+      `Accepted key for ${u} port ${2000 + i}`
+    ])
+    const g = groupLogPatterns(messages)
+    expect(g.patterns.map((p) => p.template).sort()).toEqual([
+      "Accepted key for <*> port <*>",
+      "Invalid user <*> from <*>"
+    ])
+  })
+
+  it("splits on a repeated dotted constant (intent actions, class names)", () => {
+    const messages: string[] = []
+    for (let i = 0; i < 6; i++) {
+      messages.push("processHandleBroadcastAction action:android.intent.action.TIME_TICK")
+      messages.push("processHandleBroadcastAction action:android.intent.action.SCREEN_ON")
+    }
+    const g = groupLogPatterns(messages)
+    expect(g.patterns.length).toBe(2)
+    expect(g.patternIds[0]).not.toBe(g.patternIds[1])
+  })
 })

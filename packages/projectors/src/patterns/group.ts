@@ -26,8 +26,11 @@ export interface PatternGroupingOptions {
 const DEFAULT_MAX_SPLIT_VALUES = 12
 const DEFAULT_MAX_TOKENS = 256
 
-/** Word-looking value (a candidate constant): letters with optional inner _ - and a numeric suffix. */
-const WORDISH_RE = /^[^A-Za-z0-9<]*[A-Za-z][A-Za-z_'-]*(?:<\*>)?[^A-Za-z0-9<]*$/
+/**
+ * Word-looking value (a candidate constant): letters with optional inner _ - ' and the . : = of
+ * dotted or keyed identifiers (android.intent.action.SCREEN_ON, key=), and a numeric suffix.
+ */
+const WORDISH_RE = /^[^A-Za-z0-9<]*[A-Za-z][A-Za-z_'.:=-]*(?:<\*>)?[^A-Za-z0-9<]*$/
 
 /** Token id of `<*>`; every distinct masked token gets a small integer id. */
 const WILDCARD_ID = 0
@@ -224,6 +227,9 @@ function splitColumns(
         }
       }
       if (!ok || seen.length <= 1) continue
+      // A column of 3+ values most of which occur in a single line is a variable (user names,
+      // hosts), not a choice between constant sub-templates: do not split on it.
+      if (seen.length >= 3 && mostlyUnique(tokens, group, p, seen.length)) continue
       if (seen.length < bestDistinct) {
         bestDistinct = seen.length
         bestCol = p
@@ -244,4 +250,16 @@ function splitColumns(
     const subgroups = [...parts.values()]
     for (let k = subgroups.length - 1; k >= 0; k--) stack.push(subgroups[k]!)
   }
+}
+
+/** True when more than half of a column's distinct values occur in exactly one line of the group. */
+function mostlyUnique(tokens: Int32Array[], group: number[], col: number, distinct: number): boolean {
+  const counts = new Map<number, number>()
+  for (const m of group) {
+    const v = tokens[m]![col]!
+    counts.set(v, (counts.get(v) ?? 0) + 1)
+  }
+  let once = 0
+  for (const c of counts.values()) if (c === 1) once++
+  return once * 2 > distinct
 }
