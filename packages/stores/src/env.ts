@@ -2,10 +2,16 @@ import {
   type CanonicalInvocationStore,
   type CanonicalStoreConfig,
   InMemoryCanonicalStore,
+  isValidKeyPrefix,
+  KEY_PREFIX_PATTERN,
   type StoreError
 } from "@aiops-harness/core"
 import type { Layer } from "effect"
-import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig } from "./redis/config.js"
+import {
+  defaultRedisCanonicalStoreConfig,
+  type RedisCanonicalStoreConfig,
+  validateRedisCanonicalStoreConfig
+} from "./redis/config.js"
 import { RedisCanonicalStore } from "./redis/store.js"
 
 export type StoreEnv = Readonly<Record<string, string | undefined>>
@@ -16,6 +22,18 @@ const positiveInt = (env: StoreEnv, name: string): number | undefined => {
   const n = Number(raw)
   if (!Number.isInteger(n) || n <= 0) throw new TypeError(`${name} must be a positive integer, got "${raw}"`)
   return n
+}
+
+/** `CANONICAL_STORE_KEY_PREFIX`, checked against core's `KEY_PREFIX_PATTERN`. */
+const keyPrefix = (env: StoreEnv): string | undefined => {
+  const raw = env.CANONICAL_STORE_KEY_PREFIX
+  if (raw === undefined || raw === "") return undefined
+  if (!isValidKeyPrefix(raw)) {
+    throw new TypeError(
+      `CANONICAL_STORE_KEY_PREFIX must match ${String(KEY_PREFIX_PATTERN)} (no hash-tag braces), got "${raw}"`
+    )
+  }
+  return raw
 }
 
 /** `host:port,host:port` -> cluster nodes. */
@@ -37,7 +55,9 @@ const clusterNodes = (raw: string): Array<{ host: string; port: number }> =>
  * The Redis config the environment describes, or `undefined` without `REDIS_URL`.
  * Reads `REDIS_URL`, `REDIS_CLUSTER_NODES` (`host:port,...`), `CANONICAL_STORE_KEY_PREFIX`,
  * `CANONICAL_STORE_TTL_MS`, `CANONICAL_STORE_MAX_RECORD_BYTES`, `REDIS_COMMAND_TIMEOUT_MS`,
- * `REDIS_CONNECT_TIMEOUT_MS`; `overrides` win over both. Throws `TypeError` on malformed values.
+ * `REDIS_CONNECT_TIMEOUT_MS`, `REDIS_RECONNECT_MAX_DELAY_MS`; `overrides` win over both. Throws `TypeError` naming the variable
+ * on malformed values, and `TypeError`/`RangeError` when the resulting config is invalid
+ * (`validateRedisCanonicalStoreConfig`, e.g. a bad `overrides.keyPrefix`).
  */
 export const redisConfigFromEnv = (
   env: StoreEnv,
@@ -47,22 +67,24 @@ export const redisConfigFromEnv = (
   if (!url) return undefined
   const nodes = env.REDIS_CLUSTER_NODES ? clusterNodes(env.REDIS_CLUSTER_NODES) : undefined
   const d = defaultRedisCanonicalStoreConfig
-  return {
+  return validateRedisCanonicalStoreConfig({
     ...d,
     url,
-    keyPrefix: env.CANONICAL_STORE_KEY_PREFIX || d.keyPrefix,
+    keyPrefix: keyPrefix(env) ?? d.keyPrefix,
     ttlMillis: positiveInt(env, "CANONICAL_STORE_TTL_MS") ?? d.ttlMillis,
     maxRecordBytes: positiveInt(env, "CANONICAL_STORE_MAX_RECORD_BYTES") ?? d.maxRecordBytes,
     commandTimeoutMs: positiveInt(env, "REDIS_COMMAND_TIMEOUT_MS") ?? d.commandTimeoutMs,
     connectTimeoutMs: positiveInt(env, "REDIS_CONNECT_TIMEOUT_MS") ?? d.connectTimeoutMs,
+    reconnectMaxDelayMs: positiveInt(env, "REDIS_RECONNECT_MAX_DELAY_MS") ?? d.reconnectMaxDelayMs,
     ...(nodes && nodes.length > 0 ? { cluster: { nodes } } : {}),
     ...overrides
-  }
+  })
 }
 
 /**
  * `REDIS_URL` set -> the Redis store (Cluster too with `REDIS_CLUSTER_NODES`); otherwise the
- * embedded in-memory store (single process only; records vanish with it).
+ * embedded in-memory store (single process only; records vanish with it). Throws like
+ * `redisConfigFromEnv` on malformed values, for the in-memory store too.
  */
 export const canonicalStoreLayerFromEnv = (
   env: StoreEnv = process.env,
@@ -71,7 +93,7 @@ export const canonicalStoreLayerFromEnv = (
   const redis = redisConfigFromEnv(env, overrides)
   if (redis) return RedisCanonicalStore.layer(redis)
   const memory: Partial<CanonicalStoreConfig> = {
-    keyPrefix: overrides.keyPrefix ?? (env.CANONICAL_STORE_KEY_PREFIX || undefined),
+    keyPrefix: overrides.keyPrefix ?? keyPrefix(env),
     ttlMillis: overrides.ttlMillis ?? positiveInt(env, "CANONICAL_STORE_TTL_MS"),
     maxRecordBytes: overrides.maxRecordBytes ?? positiveInt(env, "CANONICAL_STORE_MAX_RECORD_BYTES")
   }

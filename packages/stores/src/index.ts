@@ -8,5 +8,7 @@ export {
   defaultRedisCanonicalStoreConfig,
   makeRedisCanonicalStore,
   RedisCanonicalStore,
-  type RedisCanonicalStoreConfig
+  type RedisCanonicalStoreConfig,
+  reconnectDelay,
+  validateRedisCanonicalStoreConfig
 } from "./redis/index.js"

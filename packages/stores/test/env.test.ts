@@ -58,12 +58,72 @@ describe("canonicalStoreLayerFromEnv", () => {
     )
   })
 
-  it.skipIf(!redisUp)("with REDIS_URL: the Redis store", async () => {
-    const layer = canonicalStoreLayerFromEnv(
-      { REDIS_URL: redisUrl() },
-      { keyPrefix: uniquePrefix("env"), ttlMillis: 2_000 }
+  it("rejects a CANONICAL_STORE_KEY_PREFIX outside core's KEY_PREFIX_PATTERN with a TypeError naming it", () => {
+    for (const prefix of ["{tenant}", "a b", "x".repeat(65)]) {
+      const env = { CANONICAL_STORE_KEY_PREFIX: prefix }
+      // Redis and in-memory alike.
+      expect(() => redisConfigFromEnv({ REDIS_URL: "redis://x", ...env })).toThrow(TypeError)
+      expect(() => redisConfigFromEnv({ REDIS_URL: "redis://x", ...env })).toThrow(
+        /CANONICAL_STORE_KEY_PREFIX/
+      )
+      expect(() => canonicalStoreLayerFromEnv({ REDIS_URL: "redis://x", ...env })).toThrow(
+        /CANONICAL_STORE_KEY_PREFIX/
+      )
+      expect(() => canonicalStoreLayerFromEnv(env)).toThrow(/CANONICAL_STORE_KEY_PREFIX/)
+    }
+    expect(redisConfigFromEnv({ REDIS_URL: "redis://x", CANONICAL_STORE_KEY_PREFIX: "" })?.keyPrefix).toBe(
+      "aiops"
     )
-    const got = await Effect.runPromise(Effect.provide(roundTrip, layer))
-    expect(got.status).toBe("PROJECTING")
   })
+
+  it("validates the resulting config: a bad overrides.keyPrefix throws too", () => {
+    expect(() => redisConfigFromEnv({ REDIS_URL: "redis://x" }, { keyPrefix: "a{b}" })).toThrow(TypeError)
+    expect(() => canonicalStoreLayerFromEnv({}, { keyPrefix: "a{b}" })).toThrow(TypeError)
+  })
+
+  it("reads REDIS_RECONNECT_MAX_DELAY_MS (default 2000)", () => {
+    expect(redisConfigFromEnv({ REDIS_URL: "redis://x" })?.reconnectMaxDelayMs).toBe(2_000)
+    expect(
+      redisConfigFromEnv({ REDIS_URL: "redis://x", REDIS_RECONNECT_MAX_DELAY_MS: "500" })?.reconnectMaxDelayMs
+    ).toBe(500)
+    expect(() => redisConfigFromEnv({ REDIS_URL: "redis://x", REDIS_RECONNECT_MAX_DELAY_MS: "0" })).toThrow(
+      /REDIS_RECONNECT_MAX_DELAY_MS/
+    )
+  })
+
+  it("without REDIS_URL each layer build is its own in-memory store", async () => {
+    const env = { CANONICAL_STORE_KEY_PREFIX: "mem-env" }
+    const record = await Effect.runPromise(Effect.provide(roundTrip, canonicalStoreLayerFromEnv(env)))
+    const elsewhere = await Effect.runPromise(
+      Effect.provide(
+        Effect.flatMap(Effect.service(CanonicalInvocationStore), (s) =>
+          s.get(record.runId, record.toolCallId)
+        ),
+        canonicalStoreLayerFromEnv(env)
+      )
+    )
+    expect(Option.isNone(elsewhere)).toBe(true)
+  })
+
+  it.skipIf(!redisUp)(
+    "with REDIS_URL: the Redis store (a record outlives the layer that wrote it)",
+    async () => {
+      const env = { REDIS_URL: redisUrl(), CANONICAL_STORE_KEY_PREFIX: uniquePrefix("env") }
+      const overrides = { ttlMillis: 10_000 }
+      const written = await Effect.runPromise(
+        Effect.provide(roundTrip, canonicalStoreLayerFromEnv(env, overrides))
+      )
+      expect(written.status).toBe("PROJECTING")
+      // A second, independent build (a new connection) reads it back: not an in-memory map.
+      const read = await Effect.runPromise(
+        Effect.provide(
+          Effect.flatMap(Effect.service(CanonicalInvocationStore), (s) =>
+            s.get(written.runId, written.toolCallId)
+          ),
+          canonicalStoreLayerFromEnv(env, overrides)
+        )
+      )
+      expect(Option.getOrThrow(read)).toEqual(written)
+    }
+  )
 })

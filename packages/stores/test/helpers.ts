@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { testId } from "@aiops-harness/core/testing"
+import { Effect, Exit } from "effect"
 import { Redis } from "ioredis"
 import type { RedisCanonicalStoreConfig } from "../src/index.js"
 
@@ -63,14 +64,23 @@ export const unusedPort = async (): Promise<number> => {
 
 /**
  * A TCP proxy in front of Redis that the test can break: `blackhole()` keeps connections
- * open but stops forwarding (Redis "hangs"), `kill()` closes every connection and refuses
- * new ones (Redis "dies").
+ * open but stops forwarding (Redis "hangs"), `kill()` closes every connection and drops
+ * new ones at once (Redis "dies"), `restore()` forwards new connections again (Redis is
+ * back). `accepted()` counts the connections the proxy accepted (reconnection attempts).
  */
 export const faultyProxy = async (target: {
   host: string
   port: number
-}): Promise<{ port: number; blackhole: () => void; kill: () => void; close: () => Promise<void> }> => {
+}): Promise<{
+  port: number
+  blackhole: () => void
+  kill: () => void
+  restore: () => void
+  accepted: () => number
+  close: () => Promise<void>
+}> => {
   let mode: "forward" | "blackhole" | "dead" = "forward"
+  let accepted = 0
   const sockets = new Set<Socket>()
   const track = (s: Socket) => {
     sockets.add(s)
@@ -78,6 +88,7 @@ export const faultyProxy = async (target: {
     s.on("close", () => sockets.delete(s))
   }
   const server = createServer((client) => {
+    accepted++
     track(client)
     if (mode === "dead") return client.destroy()
     const upstream = tcpConnect(target)
@@ -103,6 +114,10 @@ export const faultyProxy = async (target: {
       mode = "dead"
       for (const s of sockets) s.destroy()
     },
+    restore: () => {
+      mode = "forward"
+    },
+    accepted: () => accepted,
     close: () =>
       new Promise((resolve) => {
         mode = "dead"
@@ -111,6 +126,45 @@ export const faultyProxy = async (target: {
       })
   }
 }
+
+/**
+ * Wall-clock upper bound for "fails within a bounded time, never a hang" checks: three times
+ * the expected worst case, so a loaded machine (turbo runs every package's suite at once)
+ * does not fail them, while a hang (unbounded wait) still does.
+ */
+export const hangBound = (expectedMs: number): number => 3 * expectedMs
+
+/** Retries `attempt` until it succeeds or `deadlineMs` passed (then rethrows its last error). */
+export const eventually = async <A>(
+  attempt: () => Promise<A>,
+  deadlineMs: number,
+  everyMs = 50
+): Promise<A> => {
+  const deadline = Date.now() + deadlineMs
+  for (;;) {
+    try {
+      return await attempt()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await sleep(everyMs)
+    }
+  }
+}
+
+/** Runs `effect` until it succeeds or `deadlineMs` passed (then fails with its last error). */
+export const eventuallyEffect = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  deadlineMs: number,
+  everyMs = 50
+): Effect.Effect<A, E, R> =>
+  Effect.gen(function* () {
+    const deadline = Date.now() + deadlineMs
+    for (;;) {
+      const exit = yield* Effect.exit(effect)
+      if (Exit.isSuccess(exit) || Date.now() > deadline) return yield* exit
+      yield* Effect.sleep(everyMs)
+    }
+  })
 
 // ---- Redis Cluster fixture ------------------------------------------------------------------
 
@@ -143,7 +197,7 @@ const run = (cmd: string, args: string[], timeoutMs = 15_000) => {
   return r.stdout
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export interface LocalCluster {
   readonly ports: ReadonlyArray<number>

@@ -1,7 +1,7 @@
 import { StoreError } from "@aiops-harness/core"
 import { Effect } from "effect"
 import { Cluster, Redis, type RedisOptions } from "ioredis"
-import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig } from "./config.js"
+import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig, reconnectDelay } from "./config.js"
 
 /** The few commands the store uses, the same for a single node and a Cluster. */
 export interface RedisConnection {
@@ -32,15 +32,17 @@ const connectionName = (keyPrefix: string): string =>
 
 /**
  * Options that make every failure surface as a command error within a bounded time: no
- * offline queue, no per-request retries, command and connect timeouts, bounded reconnection.
+ * offline queue, no per-request retries, command and connect timeouts. Reconnection never
+ * gives up (a Redis restart of any length heals by itself) and its delay is capped, so
+ * nothing piles up meanwhile: commands fail at once while the connection is down.
  */
 const boundedOptions = (config: RedisCanonicalStoreConfig) => {
-  const maxAttempts =
-    config.maxReconnectAttempts ?? defaultRedisCanonicalStoreConfig.maxReconnectAttempts ?? 20
-  const retryStrategy = (times: number): number | null =>
-    times > maxAttempts ? null : Math.min(100 * times, 2_000)
+  const maxDelayMs =
+    config.reconnectMaxDelayMs ?? defaultRedisCanonicalStoreConfig.reconnectMaxDelayMs ?? 2_000
+  const retryStrategy = (times: number): number => reconnectDelay(times, maxDelayMs)
   const perNode = {
     lazyConnect: true,
+    enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: config.commandTimeoutMs,
     connectTimeout: config.connectTimeoutMs,
@@ -48,6 +50,21 @@ const boundedOptions = (config: RedisCanonicalStoreConfig) => {
     autoResendUnfulfilledCommands: false
   } satisfies RedisOptions
   return { retryStrategy, perNode }
+}
+
+/**
+ * ioredis' Cluster builds its node connections with `enableOfflineQueue: true` whatever
+ * `redisOptions` says (its defaults win), so that a node's first command can wait for the
+ * lazy connect. Once a node connection is ready its offline queue is switched off: from then
+ * on a command to a node that is not writable fails at once instead of waiting in a queue.
+ * (Node connections do not reconnect; a lost node is replaced after a slots refresh.)
+ */
+const failFastOnceReady = (node: Redis): void => {
+  const off = () => {
+    node.options.enableOfflineQueue = false
+  }
+  if (node.status === "ready") off()
+  else node.once("ready", off)
 }
 
 const credentials = (url: string): Pick<RedisOptions, "username" | "password" | "tls"> => {
@@ -74,7 +91,8 @@ export const createConnection = (config: RedisCanonicalStoreConfig): RedisConnec
           redisOptions: { ...perNode, ...credentials(config.url) }
         }
       )
-    : new Redis(config.url, { ...perNode, enableOfflineQueue: false, enableReadyCheck: true, retryStrategy })
+    : new Redis(config.url, { ...perNode, enableReadyCheck: true, retryStrategy })
+  if (client instanceof Cluster) client.on("+node", failFastOnceReady)
   // Failures reach callers as command rejections; without a listener ioredis logs them.
   client.on("error", () => {})
   const c = client as Redis

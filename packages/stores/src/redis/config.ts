@@ -1,4 +1,4 @@
-import { defaultCanonicalStoreConfig } from "@aiops-harness/core"
+import { defaultCanonicalStoreConfig, validateStoreConfig } from "@aiops-harness/core"
 
 /** Configuration of the Redis-backed canonical invocation store. */
 export interface RedisCanonicalStoreConfig {
@@ -7,7 +7,10 @@ export interface RedisCanonicalStoreConfig {
    * only its credentials and scheme are used; the nodes come from `cluster.nodes`.
    */
   readonly url: string
-  /** Key prefix, e.g. `aiops`: keys are `<prefix>:run:{<runId>}:inv:<toolCallId>`. */
+  /**
+   * Key prefix, e.g. `aiops`: keys are `<prefix>:run:{<runId>}:inv:<toolCallId>`. Must match
+   * core's `KEY_PREFIX_PATTERN` (`[A-Za-z0-9_.:-]{1,64}`, no hash-tag braces).
+   */
   readonly keyPrefix: string
   /** Time to live of a record, set at creation, in milliseconds. */
   readonly ttlMillis: number
@@ -20,10 +23,11 @@ export interface RedisCanonicalStoreConfig {
   /** Set to talk to a Redis Cluster (ioredis `Cluster`) started from these nodes. */
   readonly cluster?: { readonly nodes: ReadonlyArray<{ readonly host: string; readonly port: number }> }
   /**
-   * Reconnection attempts after a connection loss before the client gives up for good
-   * (commands then fail with `StoreError` UNAVAILABLE until the layer is rebuilt). Default 20.
+   * Cap of the delay between reconnection attempts after a connection loss. Reconnection
+   * never gives up: the delays are `min(50 * 2^n, reconnectMaxDelayMs)` ms (no jitter), and
+   * commands issued meanwhile fail at once with `StoreError` (no offline queue). Default 2000.
    */
-  readonly maxReconnectAttempts?: number
+  readonly reconnectMaxDelayMs?: number
 }
 
 /** Defaults of everything but `url`. */
@@ -33,5 +37,45 @@ export const defaultRedisCanonicalStoreConfig: Omit<RedisCanonicalStoreConfig, "
   maxRecordBytes: defaultCanonicalStoreConfig.maxRecordBytes,
   commandTimeoutMs: 2_000,
   connectTimeoutMs: 3_000,
-  maxReconnectAttempts: 20
+  reconnectMaxDelayMs: 2_000
+}
+
+/** First reconnection delay; each further attempt doubles it up to `reconnectMaxDelayMs`. */
+export const RECONNECT_BASE_DELAY_MS = 50
+
+/** Delay before reconnection attempt `attempt` (1-based): unbounded attempts, capped delay. */
+export const reconnectDelay = (attempt: number, maxDelayMs: number): number =>
+  Math.min(RECONNECT_BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1), maxDelayMs)
+
+const positiveInteger = (name: string, value: unknown): void => {
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+    throw new RangeError(`redis canonical store: ${name} must be a positive integer, got ${String(value)}`)
+  }
+}
+
+/**
+ * Checks a Redis store configuration eagerly (a bad one is a programming error): the key
+ * prefix, TTL and size limit as core's `validateStoreConfig` (`TypeError`/`RangeError`), the
+ * timeouts and reconnection cap positive integers (`RangeError`), the url a string
+ * (`TypeError`) and the cluster nodes non-empty (`TypeError`). Returns the config.
+ */
+export const validateRedisCanonicalStoreConfig = <C extends RedisCanonicalStoreConfig>(config: C): C => {
+  if (typeof config.url !== "string" || config.url.length === 0) {
+    throw new TypeError("redis canonical store: url must be a non-empty string")
+  }
+  validateStoreConfig({
+    keyPrefix: config.keyPrefix,
+    ttlMillis: config.ttlMillis,
+    maxRecordBytes: config.maxRecordBytes
+  })
+  positiveInteger("ttlMillis", config.ttlMillis)
+  positiveInteger("maxRecordBytes", config.maxRecordBytes)
+  positiveInteger("commandTimeoutMs", config.commandTimeoutMs)
+  positiveInteger("connectTimeoutMs", config.connectTimeoutMs)
+  if (config.reconnectMaxDelayMs !== undefined)
+    positiveInteger("reconnectMaxDelayMs", config.reconnectMaxDelayMs)
+  if (config.cluster !== undefined && config.cluster.nodes.length === 0) {
+    throw new TypeError("redis canonical store: cluster.nodes must not be empty")
+  }
+  return config
 }

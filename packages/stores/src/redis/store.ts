@@ -20,7 +20,7 @@ import {
   storeError,
   TIMEOUT_GRACE_MS
 } from "./client.js"
-import type { RedisCanonicalStoreConfig } from "./config.js"
+import { type RedisCanonicalStoreConfig, validateRedisCanonicalStoreConfig } from "./config.js"
 import { TRANSITION_LUA, TRANSITION_SHA1, TransitionReply } from "./transition-script.js"
 
 type Operation = StoreError["operation"]
@@ -134,17 +134,23 @@ export const makeRedisCanonicalStoreWith = (
 
 /**
  * Connects (bounded by `connectTimeoutMs`) and returns the store; the connection is closed
- * (`QUIT`, then disconnect) when the scope closes.
+ * (`QUIT`, then disconnect) when the scope closes. A bad config throws at once (`TypeError`
+ * or `RangeError`, see `validateRedisCanonicalStoreConfig`): it is a programming error.
  */
 export const makeRedisCanonicalStore = (
   config: RedisCanonicalStoreConfig
-): Effect.Effect<CanonicalInvocationStoreShape, StoreError, Scope.Scope> =>
-  Effect.acquireRelease(
+): Effect.Effect<CanonicalInvocationStoreShape, StoreError, Scope.Scope> => {
+  validateRedisCanonicalStoreConfig(config)
+  return Effect.acquireRelease(
     Effect.suspend(() => connectBounded(createConnection(config), config)),
     (connection) => closeBounded(connection, config)
   ).pipe(Effect.map((connection) => makeRedisCanonicalStoreWith(connection, config)))
+}
 
-/** Redis (single node or Cluster) backend of the core `CanonicalInvocationStore` service. */
+/**
+ * Redis (single node or Cluster) backend of the core `CanonicalInvocationStore` service.
+ * `layer(config)` validates the config when called (throws `TypeError`/`RangeError`).
+ */
 export const RedisCanonicalStore = {
   make: makeRedisCanonicalStore,
   layer: (config: RedisCanonicalStoreConfig): Layer.Layer<CanonicalInvocationStore, StoreError> =>
