@@ -93,7 +93,8 @@ export interface RunFinishRow {
   readonly intent: string | null
   readonly release_result: string | null
   readonly latency_ms: number
-  readonly total_token_count: number
+  /** Null when model calls were made but none reported usage (unknown is never 0). */
+  readonly total_token_count: number | null
   readonly usage_complete: boolean
   readonly final_content: string | null
   readonly finished_at: number
@@ -120,7 +121,7 @@ export const runFinishRow = (r: DiagnosisRunFinish): RunFinishRow => ({
   intent: label(r.intent),
   release_result: label(r.releaseResult),
   latency_ms: nonNegInt(r.latencyMs),
-  total_token_count: nonNegInt(r.totalTokens),
+  total_token_count: nullableCount(r.totalTokens),
   usage_complete: r.usageComplete,
   final_content:
     r.finalContent === null ? null : truncateUtf8(r.finalContent, AUDIT_LIMITS.finalContentBytes),

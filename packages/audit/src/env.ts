@@ -13,7 +13,8 @@ const positive = (text: string | undefined): number | undefined => {
 
 /**
  * `MYSQL_URL` set: MySQL (schema migrated when the layer is built; optional
- * `AUDIT_MYSQL_CONNECTION_LIMIT`, `AUDIT_MYSQL_CONNECT_TIMEOUT_MS`, `AUDIT_MYSQL_QUERY_TIMEOUT_MS`).
+ * `AUDIT_MYSQL_CONNECTION_LIMIT`, `AUDIT_MYSQL_CONNECT_TIMEOUT_MS`, `AUDIT_MYSQL_QUERY_TIMEOUT_MS`,
+ * `AUDIT_MYSQL_WRITE_TIMEOUT_MS`, `AUDIT_MYSQL_QUEUE_LIMIT`).
  * Otherwise the in-memory audit.
  */
 export const auditLayerFromEnv = (
@@ -26,6 +27,8 @@ export const auditLayerFromEnv = (
     migrate: true,
     connectionLimit: positive(env.AUDIT_MYSQL_CONNECTION_LIMIT),
     connectTimeoutMs: positive(env.AUDIT_MYSQL_CONNECT_TIMEOUT_MS),
-    queryTimeoutMs: positive(env.AUDIT_MYSQL_QUERY_TIMEOUT_MS)
+    queryTimeoutMs: positive(env.AUDIT_MYSQL_QUERY_TIMEOUT_MS),
+    writeTimeoutMs: positive(env.AUDIT_MYSQL_WRITE_TIMEOUT_MS),
+    queueLimit: positive(env.AUDIT_MYSQL_QUEUE_LIMIT)
   })
 }

@@ -19,14 +19,24 @@ import type {
 } from "./trace.js"
 import { buildTrace, checkTraceIds, TraceQuery, type TraceQueryShape } from "./trace.js"
 
-interface RunEntry {
+/** The `diagnosis_run` record: the first of start/finish binds the run id to a session. */
+interface RunRecord {
   readonly sessionId: string
   start: RunStartRow | null
   finish: RunFinishRow | null
-  readonly timeline: Map<number, TimelineEntry>
-  readonly steps: Map<string, AgentStepRow>
-  readonly tools: Map<string, ToolInvocationEntry>
-  readonly ledger: Map<number, TokenLedgerEntry>
+}
+
+/** A child row with the session it was written for (tables are keyed by run id, not session). */
+interface Owned<A> {
+  readonly sessionId: string
+  readonly row: A
+}
+
+interface Children {
+  readonly timeline: Map<number, Owned<TimelineEntry>>
+  readonly steps: Map<string, Owned<AgentStepRow>>
+  readonly tools: Map<string, Owned<ToolInvocationEntry>>
+  readonly ledger: Map<number, Owned<TokenLedgerEntry>>
 }
 
 /** Rows are kept as JSON text, like a database would: callers never share mutable state. */
@@ -41,75 +51,77 @@ export interface InMemoryAuditHandle {
 
 /**
  * In-memory durable audit with the MySQL backend's semantics: same bounds, unique
- * `(run_id, seq)` / `(run_id, tool_call_id)` / `(run_id, step_id)`, a run keyed by `run_id`
- * and bound to its session.
+ * `run_id` / `(run_id, seq)` / `(run_id, tool_call_id)` / `(run_id, step_id)`, and the same
+ * session rule: a child record whose run's `diagnosis_run` record belongs to another session
+ * is rejected; with no run record yet it is accepted (and read only by its own session).
  */
 export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
   Effect.sync(() => {
-    // Key: runId (the primary key of diagnosis_run); a run belongs to one session.
-    const runs = new Map<string, RunEntry>()
-    const entryFor = (record: string, runId: string, sessionId: string) => {
-      const existing = runs.get(runId)
-      if (existing) {
-        return existing.sessionId === sessionId
-          ? Effect.succeed(existing)
-          : Effect.fail(new AuditWriteError({ record, cause: "run belongs to another session" }))
-      }
-      const entry: RunEntry = {
-        sessionId,
-        start: null,
-        finish: null,
-        timeline: new Map(),
-        steps: new Map(),
-        tools: new Map(),
-        ledger: new Map()
-      }
-      runs.set(runId, entry)
-      return Effect.succeed(entry)
-    }
-    const insert = <K, V>(record: string, map: Map<K, V>, key: K, value: V) =>
+    const runs = new Map<string, RunRecord>()
+    const children = new Map<string, Children>()
+    const anotherSession = (record: string) =>
+      Effect.fail(new AuditWriteError({ record, cause: "run belongs to another session" }))
+    const childrenOf = (record: string, runId: string, sessionId: string) =>
+      Effect.suspend(() => {
+        const run = runs.get(runId)
+        if (run && run.sessionId !== sessionId) return anotherSession(record)
+        let entry = children.get(runId)
+        if (!entry) {
+          entry = { timeline: new Map(), steps: new Map(), tools: new Map(), ledger: new Map() }
+          children.set(runId, entry)
+        }
+        return Effect.succeed(entry)
+      })
+    const insert = <K, V>(record: string, map: Map<K, Owned<V>>, key: K, sessionId: string, row: V) =>
       map.has(key)
         ? Effect.fail(new AuditWriteError({ record, cause: "duplicate key" }))
-        : Effect.sync(() => void map.set(key, freeze(value)))
+        : Effect.sync(() => void map.set(key, { sessionId, row: freeze(row) }))
 
     const sink: AuditSinkShape = {
       startRun: (run) =>
-        Effect.flatMap(entryFor("diagnosis_run", run.runId, run.sessionId), (entry) =>
-          entry.start
+        Effect.suspend(() =>
+          runs.has(run.runId)
             ? Effect.fail(new AuditWriteError({ record: "diagnosis_run", cause: "duplicate key" }))
             : Effect.sync(() => {
-                entry.start = freeze(runStartRow(run))
+                runs.set(run.runId, {
+                  sessionId: run.sessionId,
+                  start: freeze(runStartRow(run)),
+                  finish: null
+                })
               })
         ),
       finishRun: (run) =>
-        Effect.flatMap(entryFor("diagnosis_run", run.runId, run.sessionId), (entry) =>
-          Effect.sync(() => {
-            entry.finish = freeze(runFinishRow(run))
+        Effect.suspend(() => {
+          const existing = runs.get(run.runId)
+          if (existing && existing.sessionId !== run.sessionId) return anotherSession("diagnosis_run")
+          const finish = freeze(runFinishRow(run))
+          return Effect.sync(() => {
+            if (existing) existing.finish = finish
+            else runs.set(run.runId, { sessionId: run.sessionId, start: null, finish })
           })
-        ),
+        }),
       appendTimelineEvent: (event) =>
-        Effect.flatMap(entryFor("run_timeline_event", event.runId, event.sessionId), (entry) =>
-          insert("run_timeline_event", entry.timeline, event.seq, timelineRow(event))
+        Effect.flatMap(childrenOf("run_timeline_event", event.runId, event.sessionId), (entry) =>
+          insert("run_timeline_event", entry.timeline, event.seq, event.sessionId, timelineRow(event))
         ),
       recordAgentStep: (step) =>
-        Effect.flatMap(entryFor("agent_step", step.runId, step.sessionId), (entry) => {
+        Effect.flatMap(childrenOf("agent_step", step.runId, step.sessionId), (entry) => {
           const row = agentStepRow(step)
-          return insert("agent_step", entry.steps, row.step_id, row)
+          return insert("agent_step", entry.steps, row.step_id, step.sessionId, row)
         }),
       recordToolInvocation: (invocation) =>
-        Effect.flatMap(entryFor("tool_invocation", invocation.runId, invocation.sessionId), (entry) => {
+        Effect.flatMap(childrenOf("tool_invocation", invocation.runId, invocation.sessionId), (entry) => {
           const row = toolInvocationRow(invocation)
-          return insert("tool_invocation", entry.tools, row.tool_call_id, row)
+          return insert("tool_invocation", entry.tools, row.tool_call_id, invocation.sessionId, row)
         }),
       recordTokenUsage: (usage) =>
-        Effect.flatMap(entryFor("model_token_usage", usage.runId, usage.sessionId), (entry) =>
-          insert("model_token_usage", entry.ledger, usage.seq, tokenUsageRow(usage))
+        Effect.flatMap(childrenOf("model_token_usage", usage.runId, usage.sessionId), (entry) =>
+          insert("model_token_usage", entry.ledger, usage.seq, usage.sessionId, tokenUsageRow(usage))
         )
     }
 
-    const summaryOf = (runId: string, entry: RunEntry): RunSummary | null => {
+    const summaryOf = (runId: string, entry: RunRecord): RunSummary => {
       const { start, finish } = entry
-      if (!start && !finish) return null
       return {
         run_id: runId,
         session_id: entry.sessionId,
@@ -131,17 +143,19 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
     const trace: TraceQueryShape = {
       getTrace: (sessionId, runId) =>
         Effect.flatMap(checkTraceIds(sessionId, runId), () => {
-          const entry = runs.get(runId)
-          const mine = entry !== undefined && entry.sessionId === sessionId
+          const run = runs.get(runId)
+          const entry = children.get(runId)
+          const mine = <A>(map: Map<unknown, Owned<A>> | undefined): Array<A> =>
+            map ? [...map.values()].filter((o) => o.sessionId === sessionId).map((o) => o.row) : []
           return buildTrace(
             freeze({
               sessionId,
               runId,
-              run: mine ? summaryOf(runId, entry) : null,
-              timeline: mine ? [...entry.timeline.values()] : [],
-              agentSteps: mine ? [...entry.steps.values()] : [],
-              toolInvocations: mine ? [...entry.tools.values()] : [],
-              tokenLedger: mine ? [...entry.ledger.values()] : []
+              run: run && run.sessionId === sessionId ? summaryOf(runId, run) : null,
+              timeline: mine(entry?.timeline),
+              agentSteps: mine(entry?.steps),
+              toolInvocations: mine(entry?.tools),
+              tokenLedger: mine(entry?.ledger)
             })
           )
         })
@@ -150,19 +164,21 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
     return {
       sink,
       trace,
-      dump: () => JSON.stringify([...runs.entries()].map(([k, v]) => [k, serializeEntry(v)]))
+      dump: () =>
+        JSON.stringify({
+          runs: [...runs.entries()],
+          children: [...children.entries()].map(([runId, c]) => [
+            runId,
+            {
+              timeline: [...c.timeline.values()],
+              steps: [...c.steps.values()],
+              tools: [...c.tools.values()],
+              ledger: [...c.ledger.values()]
+            }
+          ])
+        })
     }
   })
-
-const serializeEntry = (e: RunEntry) => ({
-  sessionId: e.sessionId,
-  start: e.start,
-  finish: e.finish,
-  timeline: [...e.timeline.values()],
-  steps: [...e.steps.values()],
-  tools: [...e.tools.values()],
-  ledger: [...e.ledger.values()]
-})
 
 /** In-memory `AuditSink` + `TraceQuery` sharing one store (fresh per layer build). */
 export const InMemoryAudit = {

@@ -116,9 +116,13 @@ export const CountCheckSchema = z.object({
 })
 
 export const ReconciliationSchema = z.object({
-  /** Sum of available ledger usage = `diagnosis_run.total_token_count` = `RUN_FINISHED.run_total_tokens`. */
+  /**
+   * Sum of available ledger usage = `diagnosis_run.total_token_count` = `RUN_FINISHED.run_total_tokens`
+   * (all three null, "no usage reported anywhere", also agree).
+   */
   tokens_reconciled: z.boolean(),
-  ledger_total_tokens: count,
+  /** Sum of the available ledger usage; null when the ledger has entries but none reported usage. */
+  ledger_total_tokens: count.nullable(),
   run_total_tokens: count.nullable(),
   finished_event_total_tokens: count.nullable(),
   /** False when a model call returned no usage (or the run never finished saying otherwise). */
@@ -226,11 +230,17 @@ export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound
     const finishedEvent = [...timeline].reverse().find((e) => e.type === "RUN_FINISHED")
     const eventTotal = finishedEvent?.payload.run_total_tokens
     const finishedEventTotal = typeof eventTotal === "number" ? eventTotal : null
-    const ledgerTotal = ledger.reduce((sum, u) => sum + (u.usage_available ? (u.total_tokens ?? 0) : 0), 0)
+    // The event states a total when it has the field: a number, or null for "unknown".
+    const eventStatesTotal = typeof eventTotal === "number" || eventTotal === null
+    const available = ledger.filter((u) => u.usage_available)
+    // Unknown is never 0: entries without any reported usage sum to null (as core's summary does).
+    const ledgerTotal =
+      ledger.length > 0 && available.length === 0
+        ? null
+        : available.reduce((sum, u) => sum + (u.total_tokens ?? 0), 0)
     const tokensReconciled =
       finished &&
-      run.total_token_count !== null &&
-      finishedEventTotal !== null &&
+      eventStatesTotal &&
       ledgerTotal === run.total_token_count &&
       ledgerTotal === finishedEventTotal
     const usageComplete = (run.usage_complete ?? true) && ledger.every((u) => u.usage_available)

@@ -37,6 +37,11 @@ export interface AuditConformanceOptions {
   readonly make: () => Effect.Effect<AuditBackend, unknown, Scope.Scope>
   readonly skip?: boolean
   readonly timeoutMs?: number
+  /**
+   * Timeline events are acknowledged when buffered (batched MySQL): a refused event then
+   * does not fail its own write; it is counted in the run's finish record instead.
+   */
+  readonly timelineBuffered?: boolean
 }
 
 type Req = { query: string }
@@ -96,6 +101,7 @@ export interface DriveOptions {
   readonly finish?: boolean
   readonly query?: string
   readonly finalContent?: string
+  readonly runId?: RunId
 }
 
 /**
@@ -112,6 +118,7 @@ export const driveRun = (
     const run = yield* Effect.provideService(
       makeRun({
         sessionId,
+        runId: options.runId,
         query: options.query ?? "checkout returns 500 since 10:00, why?",
         authorizedTools: ["lookup_knowledge", "query_logs"]
       }),
@@ -648,6 +655,233 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
         expect(trace.timeline).toEqual([{ seq: 1, type: "RUN_STARTED", at: 1, payload: { n: 1 } }])
         expect(trace.token_ledger.map((u) => u.total_tokens)).toEqual([2])
         expect(trace.run.query).toBe("q")
+      })
+    )
+
+    t("no model call reported usage: every total is null (never 0) and they reconcile as null", (b) =>
+      Effect.gen(function* () {
+        const drive = (sink: AuditSinkShape) =>
+          Effect.gen(function* () {
+            const run = yield* Effect.provideService(
+              makeRun({ sessionId: testId("session") as SessionId, query: "q", authorizedTools: [] }),
+              AuditSink,
+              sink
+            )
+            yield* run.recorder.tokenUsage({
+              component: "router",
+              componentIndex: 1,
+              model: "m",
+              usage: null
+            })
+            yield* run.recorder.tokenUsage({
+              component: "agent_turn",
+              componentIndex: 1,
+              model: "m",
+              usage: null
+            })
+            const summary = yield* run.finish({ status: "FINISHED" })
+            return { run, summary }
+          })
+        const { run, summary } = yield* drive(b.sink)
+        expect(summary.totalTokens).toBeNull()
+        const trace = yield* b.trace.getTrace(run.sessionId, run.runId)
+        expect(trace.timeline.at(-1)?.payload).toMatchObject({
+          run_total_tokens: null,
+          usage_complete: false
+        })
+        expect(trace.run).toMatchObject({ total_token_count: null, usage_complete: false })
+        expect(trace.token_ledger.map((u) => [u.usage_available, u.total_tokens])).toEqual([
+          [false, null],
+          [false, null]
+        ])
+        expect(trace.reconciliation).toMatchObject({
+          tokens_reconciled: true,
+          ledger_total_tokens: null,
+          run_total_tokens: null,
+          finished_event_total_tokens: null,
+          usage_complete: false,
+          audit_complete: true,
+          missing_writes: 0
+        })
+        expect(RunTraceSchema.parse(JSON.parse(JSON.stringify(trace)))).toEqual(trace)
+
+        // Without the RUN_FINISHED event (the 4th event) nothing states the total: not reconciled.
+        const lost = yield* drive(failSomeWrites(b.sink, { appendTimelineEvent: [4] }))
+        const lostTrace = yield* b.trace.getTrace(lost.run.sessionId, lost.run.runId)
+        expect(lostTrace.reconciliation).toMatchObject({
+          tokens_reconciled: false,
+          ledger_total_tokens: null,
+          run_total_tokens: null,
+          finished_event_total_tokens: null,
+          audit_complete: false,
+          missing_writes: 1
+        })
+      })
+    )
+
+    t("child records with the run id of another session's run are rejected (every kind)", (b) =>
+      Effect.gen(function* () {
+        const owner = testId("session") as SessionId
+        const other = testId("session") as SessionId
+        const runId = testId("run") as RunId
+        yield* b.sink.startRun({ runId, sessionId: owner, query: "mine", startedAt: 1 })
+        const ids = { runId, sessionId: other }
+        const children: ReadonlyArray<readonly [string, Effect.Effect<void, AuditWriteError>]> = [
+          [
+            "agent_step",
+            b.sink.recordAgentStep({
+              ...ids,
+              stepId: "step-1",
+              stepIndex: 1,
+              startedAt: 2,
+              latencyMs: 1,
+              outcome: "final",
+              toolCallIds: [],
+              usageAvailable: false,
+              totalTokens: null
+            })
+          ],
+          [
+            "tool_invocation",
+            b.sink.recordToolInvocation({
+              ...ids,
+              toolCallId: "call-1",
+              toolName: "lookup_knowledge",
+              stepId: null,
+              status: "READY",
+              evidenceStatus: "NO_EVIDENCE",
+              errorCode: null,
+              latencyMs: 1,
+              requestBytes: 1,
+              rawBytes: 1,
+              projectionBytes: 1,
+              truncated: false,
+              returnedCount: 0,
+              startedAt: 2,
+              metadata: {}
+            })
+          ],
+          [
+            "model_token_usage",
+            b.sink.recordTokenUsage({
+              ...ids,
+              seq: 1,
+              component: "router",
+              componentIndex: 1,
+              model: "m",
+              usageAvailable: true,
+              promptTokens: 1,
+              completionTokens: 1,
+              totalTokens: 2,
+              at: 2
+            })
+          ],
+          [
+            "diagnosis_run",
+            b.sink.finishRun({
+              ...ids,
+              status: "FINISHED",
+              intent: null,
+              releaseResult: null,
+              latencyMs: 1,
+              totalTokens: 2,
+              usageComplete: true,
+              finalContent: "theirs",
+              finishedAt: 3,
+              expected: { timelineEvents: 1, agentSteps: 1, toolInvocations: 1, tokenUsages: 1 },
+              failedWrites: 0
+            })
+          ]
+        ]
+        for (const [record, write] of children) {
+          const error = failureOf(yield* Effect.exit(write))
+          expect(error).toBeInstanceOf(AuditWriteError)
+          expect(error.record).toBe(record)
+        }
+        const event = b.sink.appendTimelineEvent({
+          ...ids,
+          seq: 1,
+          type: "RUN_STARTED",
+          at: 2,
+          payload: { theirs: true }
+        })
+        if (options.timelineBuffered) yield* event
+        else expect(failureOf(yield* Effect.exit(event)).record).toBe("run_timeline_event")
+
+        // The owner's run holds none of it, and the other session sees no such run.
+        const trace = yield* b.trace.getTrace(owner, runId)
+        expect(trace.run.query).toBe("mine")
+        expect(trace.run.status).toBe("RUNNING")
+        expect([trace.timeline, trace.agent_steps, trace.token_ledger]).toEqual([[], [], []])
+        expect(trace.tool_invocations_without_step).toEqual([])
+        expect(failureOf(yield* Effect.exit(b.trace.getTrace(other, runId)))._tag).toBe("RunNotFound")
+        // The owner still writes its own records.
+        yield* b.sink.appendTimelineEvent({
+          runId,
+          sessionId: owner,
+          seq: 1,
+          type: "RUN_STARTED",
+          at: 2,
+          payload: {}
+        })
+        expect((yield* b.trace.getTrace(owner, runId)).timeline.map((e) => e.seq)).toEqual([1])
+      })
+    )
+
+    t("child records before any run record are accepted and read only by their own session", (b) =>
+      Effect.gen(function* () {
+        const sessionId = testId("session") as SessionId
+        const runId = testId("run") as RunId
+        yield* b.sink.appendTimelineEvent({
+          runId,
+          sessionId,
+          seq: 1,
+          type: "RUN_STARTED",
+          at: 1,
+          payload: {}
+        })
+        const trace = yield* b.trace.getTrace(sessionId, runId)
+        expect(trace.timeline.map((e) => e.seq)).toEqual([1])
+        expect(trace.reconciliation).toMatchObject({ run_start_recorded: false, run_finish_recorded: false })
+        expect(failureOf(yield* Effect.exit(b.trace.getTrace(testId("session"), runId)))._tag).toBe(
+          "RunNotFound"
+        )
+      })
+    )
+
+    t("events the store refuses (batched or not) reach the finish record's failed_writes", (b) =>
+      Effect.gen(function* () {
+        const runId = testId("run") as RunId
+        const squatter = testId("session") as SessionId
+        // Rows already holding (run_id, seq) 3 and 7, written for another session before the run.
+        for (const seq of [3, 7]) {
+          yield* b.sink.appendTimelineEvent({
+            runId,
+            sessionId: squatter,
+            seq,
+            type: "ROUTING_ATTEMPT",
+            at: 1,
+            payload: {}
+          })
+        }
+        // A trace read flushes a batched backend: the squatter's rows land first.
+        expect((yield* b.trace.getTrace(squatter, runId)).timeline).toHaveLength(2)
+        const { run } = yield* driveRun(b.sink, { runId })
+        const summary = yield* run.recorder.summary
+        // Unbatched: the run saw both failures. Batched: acknowledged, counted at finish.
+        expect(summary.failedWrites).toBe(options.timelineBuffered ? 0 : 2)
+        const trace = yield* b.trace.getTrace(run.sessionId, run.runId)
+        expect(trace.run.failed_writes).toBe(2)
+        expect(trace.timeline.map((e) => e.seq)).toEqual(
+          Array.from({ length: 17 }, (_, i) => i + 1).filter((s) => s !== 3 && s !== 7)
+        )
+        expect(trace.reconciliation).toMatchObject({
+          timeline_events: { expected: 17, found: 15 },
+          counts_match: false,
+          audit_complete: false,
+          missing_writes: 2,
+          tokens_reconciled: true
+        })
       })
     )
 

@@ -1,4 +1,4 @@
-import { AuditSink, makeRun, type SessionId } from "@aiops-harness/core"
+import { makeRun, type SessionId } from "@aiops-harness/core"
 import { testId } from "@aiops-harness/core/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -27,14 +27,31 @@ describe("InMemoryAudit.layer", () => {
     expect(trace.reconciliation).toMatchObject({ audit_complete: true, tokens_reconciled: true })
   })
 
-  it("auditLayerFromEnv without MYSQL_URL is the in-memory audit", async () => {
-    const ok = await Effect.runPromise(
+  it("auditLayerFromEnv without MYSQL_URL is the in-memory audit: a run written and read back", async () => {
+    const sessionId = testId("session") as SessionId
+    const { runId, trace } = await Effect.runPromise(
       Effect.gen(function* () {
-        const sink = yield* AuditSink
-        const query = yield* TraceQuery
-        return typeof sink.startRun === "function" && typeof query.getTrace === "function"
+        const run = yield* makeRun({ sessionId, query: "env in-memory", authorizedTools: [] })
+        yield* run.recorder.tokenUsage({
+          component: "router",
+          componentIndex: 1,
+          model: "m",
+          usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 }
+        })
+        yield* run.finish({ status: "FINISHED", finalContent: "done" })
+        const trace = yield* (yield* TraceQuery).getTrace(sessionId, run.runId)
+        return { runId: run.runId, trace }
       }).pipe(Effect.provide(auditLayerFromEnv({ MYSQL_URL: "  " })))
     )
-    expect(ok).toBe(true)
+    expect(trace.run).toMatchObject({
+      run_id: runId,
+      session_id: sessionId,
+      query: "env in-memory",
+      status: "FINISHED",
+      total_token_count: 7,
+      final_content: "done"
+    })
+    expect(trace.timeline.map((e) => e.type)).toEqual(["RUN_STARTED", "MODEL_TOKEN_USAGE", "RUN_FINISHED"])
+    expect(trace.reconciliation).toMatchObject({ audit_complete: true, tokens_reconciled: true })
   })
 })

@@ -12,7 +12,10 @@ describe("migrations list", () => {
     const versions = migrations.map((m) => m.version)
     expect(versions).toEqual([...versions].sort((a, b) => a - b))
     expect(new Set(versions).size).toBe(versions.length)
-    for (const m of migrations) for (const s of m.statements) expect(s).toMatch(/IF NOT EXISTS/)
+    for (const m of migrations) {
+      for (const s of m.statements) expect(s).toMatch(/IF NOT EXISTS|^ALTER TABLE \w+ MODIFY COLUMN /)
+    }
+    expect(migrations.find((m) => m.version === 2)?.name).toBe("run_total_tokens_nullable")
   })
 })
 
@@ -44,6 +47,37 @@ describe.skipIf(!mysqlUp)("migrate (MySQL)", () => {
         "SELECT index_name AS i, GROUP_CONCAT(column_name ORDER BY seq_in_index) AS cols FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'run_timeline_event' GROUP BY index_name ORDER BY i"
       )
       expect(idx).toContainEqual({ i: "PRIMARY", cols: "run_id,seq" })
+    } finally {
+      await conn.end()
+    }
+  })
+
+  it("version 2 makes diagnosis_run.total_token_count NULL-able on a version-1 schema, idempotently", async () => {
+    const url = await databaseUrl("aiops_audit_migrate_v2_test", true)
+    const v1 = migrations.filter((m) => m.version === 1)
+    expect(await Effect.runPromise(migrate(url, { migrations: v1 }))).toEqual({
+      applied: [1],
+      alreadyApplied: []
+    })
+    const conn = await rawConnection(url)
+    const nullable = async () => {
+      const [rows] = await conn.query(
+        "SELECT is_nullable AS n FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'diagnosis_run' AND column_name = 'total_token_count'"
+      )
+      return (rows as Array<{ n: string }>)[0]?.n
+    }
+    try {
+      // A deployment whose column ended up NOT NULL.
+      await conn.query("ALTER TABLE diagnosis_run MODIFY COLUMN total_token_count BIGINT NOT NULL")
+      expect(await nullable()).toBe("NO")
+      expect(await Effect.runPromise(migrate(url))).toEqual({ applied: [2], alreadyApplied: [1] })
+      expect(await nullable()).toBe("YES")
+      // The statement itself is safe to run again.
+      for (const s of migrations.find((m) => m.version === 2)!.statements) await conn.query(s)
+      expect(await nullable()).toBe("YES")
+      await conn.query(
+        "INSERT INTO diagnosis_run (run_id, session_id, status, total_token_count) VALUES ('r', 's', 'FINISHED', NULL)"
+      )
     } finally {
       await conn.end()
     }

@@ -1,7 +1,19 @@
-import { AuditSink, AuditWriteError, makeRun, type RunId, type SessionId } from "@aiops-harness/core"
+import { createServer, type Server, type Socket } from "node:net"
+import {
+  AuditSink,
+  type AuditSinkShape,
+  AuditWriteError,
+  InMemoryCanonicalStore,
+  makeRun,
+  makeToolBoundary,
+  type RunId,
+  type SessionId,
+  type ToolDefinition
+} from "@aiops-harness/core"
 import { mysqlGate, testId } from "@aiops-harness/core/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { z } from "zod"
 import {
   AUDIT_TABLES,
   auditLayerFromEnv,
@@ -12,11 +24,69 @@ import {
   TraceQuery
 } from "../src/index.js"
 import { auditConformance, driveRun, failureOf } from "./conformance.js"
+import { makeInMemoryAudit } from "../src/index.js"
 import { databaseUrl, dumpDatabase, rawConnection } from "./mysql-helpers.js"
 
 const mysqlUp = await mysqlGate()
 const url = mysqlUp ? await databaseUrl("aiops_audit_test") : "mysql://root@127.0.0.1:3306/aiops_audit_test"
 if (mysqlUp) await Effect.runPromise(migrate(url))
+
+/** A TCP server that accepts connections and never says a word (a hung database). */
+const silentServer = async (): Promise<{ url: string; close: () => Promise<void> }> => {
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on("error", () => undefined)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  const port = typeof address === "object" && address ? address.port : 0
+  return {
+    url: `mysql://root@127.0.0.1:${port}/hung`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
+const echoTool: ToolDefinition<{ query: string }, { evidence: Array<{ source: string }> }> = {
+  name: "lookup_knowledge",
+  description: "echo",
+  readOnly: true,
+  requestSchema: z.object({ query: z.string().min(1) }).strict(),
+  execute: (req) => Effect.succeed({ evidence: [{ source: `doc-${req.query}` }] }),
+  project: ({ raw }) =>
+    Effect.succeed({
+      evidenceStatus: "EVIDENCE_FOUND",
+      observation: { evidence: raw.evidence.map((e) => ({ document_id: e.source })) },
+      truncated: false,
+      returnedCount: raw.evidence.length
+    })
+}
+
+/** One tool call through core's run and boundary over `sink`; the outcome and the run's summary. */
+const toolCallRun = (sink: AuditSinkShape, sessionId: SessionId, runId: RunId) =>
+  Effect.gen(function* () {
+    const run = yield* Effect.provideService(
+      makeRun({ sessionId, runId, query: "q", authorizedTools: ["lookup_knowledge"] }),
+      AuditSink,
+      sink
+    )
+    const boundary = yield* makeToolBoundary({ run, tools: [echoTool] })
+    const started = Date.now()
+    const outcome = yield* boundary.call({
+      runId,
+      toolCallId: "call-1",
+      toolName: "lookup_knowledge",
+      arguments: { query: "pool" },
+      stepId: null
+    })
+    const callMs = Date.now() - started
+    const summary = yield* run.finish({ status: "FINISHED" })
+    return { outcome, callMs, summary }
+  }).pipe(Effect.provide(InMemoryCanonicalStore.layer()))
 
 const backend = (config: Omit<MysqlAuditConfig, "url">) => () =>
   Effect.map(makeMysqlAudit({ url, ...config }), (h) => ({
@@ -29,7 +99,8 @@ auditConformance({ name: "MySQL (unbatched)", skip: !mysqlUp, make: backend({}) 
 auditConformance({
   name: "MySQL (timeline batched every 4 events / 20 ms)",
   skip: !mysqlUp,
-  make: backend({ timelineBatch: { maxEvents: 4, maxDelayMs: 20 } })
+  make: backend({ timelineBatch: { maxEvents: 4, maxDelayMs: 20 } }),
+  timelineBuffered: true
 })
 
 describe.skipIf(!mysqlUp)("MysqlAudit", () => {
@@ -181,12 +252,126 @@ describe.skipIf(!mysqlUp)("MysqlAudit", () => {
     expect(summary.failedWrites).toBe(4)
   })
 
+  it("a hung database: each write fails after writeTimeoutMs, the tool result is unchanged, gaps counted", async () => {
+    const hung = await silentServer()
+    try {
+      const sessionId = testId("session") as SessionId
+      const runId = testId("run") as RunId
+      const result = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            // connect and query limits far above writeTimeoutMs: only the write limit can end these.
+            const h = yield* makeMysqlAudit({
+              url: hung.url,
+              connectTimeoutMs: 20_000,
+              queryTimeoutMs: 20_000,
+              writeTimeoutMs: 300
+            })
+            const started = Date.now()
+            const writeExit = yield* Effect.exit(
+              h.sink.startRun({ runId: testId("run") as RunId, sessionId, query: "q", startedAt: 1 })
+            )
+            const writeMs = Date.now() - started
+            const hungRun = yield* toolCallRun(h.sink, sessionId, runId)
+            const memory = yield* makeInMemoryAudit()
+            const okRun = yield* toolCallRun(memory.sink, sessionId, runId)
+            yield* Effect.promise(() => hung.close())
+            return { writeExit, writeMs, hungRun, okRun }
+          })
+        )
+      )
+      expect(failureOf(result.writeExit)).toBeInstanceOf(AuditWriteError)
+      expect(failureOf(result.writeExit).record).toBe("diagnosis_run")
+      // Far below the 20 s connect/query limits (not a timing benchmark: an upper bound).
+      expect(result.writeMs).toBeLessThan(10_000)
+      expect(result.hungRun.callMs).toBeLessThan(10_000)
+      const { latencyMs: _a, ...hungControl } = result.hungRun.outcome.control
+      const { latencyMs: _b, ...okControl } = result.okRun.outcome.control
+      expect(result.hungRun.outcome.observation).toEqual(result.okRun.outcome.observation)
+      expect(hungControl).toEqual(okControl)
+      expect(result.hungRun.outcome.control.status).toBe("READY")
+      // start, RUN_STARTED, tool invocation, TOOL_INVOCATION event, RUN_FINISHED, finish record
+      expect(result.okRun.summary.failedWrites).toBe(0)
+      expect(result.hungRun.summary.failedWrites).toBe(6)
+    } finally {
+      await hung.close()
+    }
+  })
+
+  it("a locked table: a write fails after writeTimeoutMs with AuditWriteError", async () => {
+    const lockedUrl = await databaseUrl("aiops_audit_write_lock_test")
+    await Effect.runPromise(migrate(lockedUrl))
+    const conn = await rawConnection(lockedUrl)
+    try {
+      await conn.query("LOCK TABLES diagnosis_run WRITE")
+      const { exit, ms } = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const h = yield* makeMysqlAudit({ url: lockedUrl, queryTimeoutMs: 20_000, writeTimeoutMs: 300 })
+            const started = Date.now()
+            const exit = yield* Effect.exit(
+              h.sink.startRun({
+                runId: testId("run") as RunId,
+                sessionId: testId("session") as SessionId,
+                query: "q",
+                startedAt: 1
+              })
+            )
+            return { exit, ms: Date.now() - started }
+          })
+        )
+      )
+      expect(failureOf(exit)).toMatchObject({ _tag: "AuditWriteError", record: "diagnosis_run" })
+      expect(ms).toBeLessThan(10_000)
+    } finally {
+      await conn.query("UNLOCK TABLES").catch(() => undefined)
+      await conn.end()
+    }
+  })
+
+  it("the pool queue is bounded: a write past queueLimit fails at once with AuditWriteError", async () => {
+    const hung = await silentServer()
+    try {
+      const exits = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const h = yield* makeMysqlAudit({
+              url: hung.url,
+              connectionLimit: 1,
+              queueLimit: 1,
+              connectTimeoutMs: 20_000,
+              writeTimeoutMs: 500
+            })
+            const write = h.sink.startRun({
+              runId: testId("run") as RunId,
+              sessionId: testId("session") as SessionId,
+              query: "q",
+              startedAt: 1
+            })
+            const exits = yield* Effect.all([write, write, write].map(Effect.exit), {
+              concurrency: "unbounded"
+            })
+            yield* Effect.promise(() => hung.close())
+            return exits
+          })
+        )
+      )
+      const errors = exits.map(failureOf)
+      for (const e of errors) expect(e).toBeInstanceOf(AuditWriteError)
+      expect(errors.filter((e) => /Queue limit/.test(String((e.cause as Error)?.message)))).toHaveLength(1)
+    } finally {
+      await hung.close()
+    }
+  })
+
   it("a bad config is AuditConfigError", async () => {
     for (const [config, field] of [
       [{ url: "not a url" }, "url"],
       [{ url: "postgres://x/y" }, "url"],
       [{ url, connectionLimit: 0 }, "connectionLimit"],
       [{ url, queryTimeoutMs: -1 }, "queryTimeoutMs"],
+      [{ url, writeTimeoutMs: 0 }, "writeTimeoutMs"],
+      [{ url, queueLimit: 0 }, "queueLimit"],
       [{ url, timelineBatch: { maxEvents: 0, maxDelayMs: 10 } }, "timelineBatch.maxEvents"]
     ] as const) {
       const exit = await Effect.runPromise(Effect.exit(Effect.scoped(makeMysqlAudit(config))))

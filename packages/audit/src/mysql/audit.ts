@@ -41,10 +41,24 @@ export interface MysqlAuditConfig {
   /** Per-query time limit; the connection is dropped when it passes (default 5000 ms). */
   readonly queryTimeoutMs?: number
   /**
+   * Time limit of every audit write, waiting for a pooled connection included (default 2000 ms):
+   * past it the write fails with `AuditWriteError` (the run counts it and goes on). Keeps a slow
+   * or hung database off the tool call path. A timed-out write may still land later; it stays
+   * counted as failed (`missing_writes` may then over-count, never under-count).
+   */
+  readonly writeTimeoutMs?: number
+  /**
+   * Callers allowed to wait for a pooled connection (default 100). One more fails at once
+   * (writes: `AuditWriteError`, reads: `AuditReadError` `UNAVAILABLE`).
+   */
+  readonly queueLimit?: number
+  /**
    * Buffer timeline events and write them in multi-row inserts. Buffers are flushed every
    * `maxEvents` events, every `maxDelayMs`, before a run's finish record, before a trace read
-   * and when the layer is released. A failed flush is not reported to the run (the events
-   * are already acknowledged); it shows in the trace as a gap (`missing_writes`).
+   * and when the layer is released. Events are acknowledged when buffered, so a failed flush
+   * cannot fail the run's own write: the events it lost are counted per run and added to the
+   * run's finish record (`failed_writes`, hence `missing_writes`); the in-process
+   * `RecorderSummary.failedWrites` does not include them.
    * Default: off (one insert per event, every failure reported).
    */
   readonly timelineBatch?: TimelineBatchConfig | null
@@ -55,7 +69,9 @@ export interface MysqlAuditConfig {
 export const defaultMysqlAuditConfig = {
   connectionLimit: 10,
   connectTimeoutMs: 5000,
-  queryTimeoutMs: 5000
+  queryTimeoutMs: 5000,
+  writeTimeoutMs: 2000,
+  queueLimit: 100
 } as const
 
 const positiveInt = (field: string, value: number): Effect.Effect<number, AuditConfigError> =>
@@ -90,6 +106,11 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
         "queryTimeoutMs",
         config.queryTimeoutMs ?? defaultMysqlAuditConfig.queryTimeoutMs
       ),
+      writeTimeoutMs: yield* positiveInt(
+        "writeTimeoutMs",
+        config.writeTimeoutMs ?? defaultMysqlAuditConfig.writeTimeoutMs
+      ),
+      queueLimit: yield* positiveInt("queueLimit", config.queueLimit ?? defaultMysqlAuditConfig.queueLimit),
       timelineBatch: batch
         ? {
             maxEvents: yield* positiveInt("timelineBatch.maxEvents", batch.maxEvents),
@@ -103,6 +124,20 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
 class QueryTimeout {
   readonly _tag = "QueryTimeout"
 }
+
+/** A child record whose run's `diagnosis_run` record belongs to another session. */
+class RunOfAnotherSession {
+  readonly _tag = "RunOfAnotherSession"
+  readonly message = "run belongs to another session"
+}
+
+/** The server refused this statement's data (duplicate key, constraint), not the connection. */
+const isRowError = (cause: unknown): boolean =>
+  typeof cause === "object" &&
+  cause !== null &&
+  typeof (cause as { sqlState?: unknown }).sqlState === "string" &&
+  (cause as { fatal?: boolean }).fatal !== true &&
+  !isTimeout(cause)
 
 const isTimeout = (cause: unknown): boolean =>
   cause instanceof QueryTimeout ||
@@ -194,6 +229,53 @@ const decodeUsage = (r: Row): TokenLedgerEntry => ({
 
 type TimelineValues = [string, string, number, string, number, string]
 
+const AGENT_STEP_COLUMNS = [
+  "run_id",
+  "session_id",
+  "step_id",
+  "step_index",
+  "started_at",
+  "latency_ms",
+  "outcome",
+  "tool_call_ids",
+  "usage_available",
+  "total_tokens"
+] as const
+const TOOL_INVOCATION_COLUMNS = [
+  "run_id",
+  "session_id",
+  "tool_call_id",
+  "tool_name",
+  "step_id",
+  "status",
+  "evidence_status",
+  "error_code",
+  "latency_ms",
+  "request_bytes",
+  "raw_bytes",
+  "projection_bytes",
+  "truncated",
+  "returned_count",
+  "started_at",
+  "metadata"
+] as const
+const TOKEN_USAGE_COLUMNS = [
+  "run_id",
+  "session_id",
+  "seq",
+  "component",
+  "component_index",
+  "model",
+  "usage_available",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "at"
+] as const
+
+/** How many runs' lost batched events are remembered until their finish record. */
+const MAX_TRACKED_RUNS = 10_000
+
 export interface MysqlAuditHandle {
   readonly sink: AuditSinkShape
   readonly trace: TraceQueryShape
@@ -218,7 +300,7 @@ export const makeMysqlAudit = (
           connectionLimit: cfg.connectionLimit,
           connectTimeout: cfg.connectTimeoutMs,
           waitForConnections: true,
-          queueLimit: 0,
+          queueLimit: cfg.queueLimit,
           enableKeepAlive: true,
           charset: "utf8mb4",
           supportBigNumbers: true,
@@ -234,15 +316,29 @@ export const makeMysqlAudit = (
     )
     if (cfg.migrate) yield* migrate(pool, { connectTimeoutMs: cfg.connectTimeoutMs })
 
-    const query = (sql: string, values: ReadonlyArray<unknown>): Effect.Effect<unknown, unknown> =>
+    /**
+     * One query on a pooled connection, within `limitMs` (waiting for the connection included).
+     * The driver's own `timeout` drops a connection whose query outlived `driverTimeoutMs`.
+     */
+    const query = (
+      sql: string,
+      values: ReadonlyArray<unknown>,
+      limitMs: number,
+      driverTimeoutMs: number
+    ): Effect.Effect<unknown, unknown> =>
       Effect.tryPromise({
-        try: async () => {
+        try: async (signal) => {
           const conn = await pool.getConnection()
+          // Given up while waiting for the connection: never send the query late.
+          if (signal.aborted) {
+            conn.release()
+            throw new QueryTimeout()
+          }
           try {
             const [result] = await conn.query({
               sql,
               values: values as Array<unknown>,
-              timeout: cfg.queryTimeoutMs
+              timeout: driverTimeoutMs
             })
             conn.release()
             return result
@@ -254,44 +350,118 @@ export const makeMysqlAudit = (
           }
         },
         catch: (cause) => cause
-      }).pipe(
-        // Covers waiting for a pooled connection as well as the query itself.
-        Effect.timeoutOrElse({
-          duration: cfg.queryTimeoutMs + cfg.connectTimeoutMs,
-          orElse: () => Effect.fail(new QueryTimeout())
-        })
-      )
+      }).pipe(Effect.timeoutOrElse({ duration: limitMs, orElse: () => Effect.fail(new QueryTimeout()) }))
+    const writeDriverTimeout = Math.min(cfg.queryTimeoutMs, cfg.writeTimeoutMs)
     const write = (record: string, sql: string, values: ReadonlyArray<unknown>) =>
-      query(sql, values).pipe(Effect.mapError((cause) => new AuditWriteError({ record, cause })))
+      query(sql, values, cfg.writeTimeoutMs, writeDriverTimeout).pipe(
+        Effect.mapError((cause) => new AuditWriteError({ record, cause }))
+      )
     const read = (sql: string, values: ReadonlyArray<unknown>) =>
-      query(sql, values).pipe(
+      query(sql, values, cfg.queryTimeoutMs + cfg.connectTimeoutMs, cfg.queryTimeoutMs).pipe(
         Effect.map((rows) => rows as Array<Row>),
         Effect.mapError(
           (cause) => new AuditReadError({ reason: isTimeout(cause) ? "TIMEOUT" : "UNAVAILABLE", cause })
         )
       )
 
-    const TIMELINE_INSERT =
-      "INSERT INTO run_timeline_event (run_id, session_id, seq, type, at, payload) VALUES ?"
-    const insertTimeline = (rows: ReadonlyArray<TimelineValues>) =>
-      write("run_timeline_event", TIMELINE_INSERT, [rows])
+    /**
+     * Inserts child rows of one (run, session), rejected as a whole when the run's
+     * `diagnosis_run` record exists for another session (no run record: accepted).
+     */
+    const insertChildren = (
+      record: string,
+      table: string,
+      columns: ReadonlyArray<string>,
+      runId: string,
+      sessionId: string,
+      rows: ReadonlyArray<ReadonlyArray<unknown>>
+    ) => {
+      const aliased = `SELECT ${columns.map((_, i) => `? AS c${i}`).join(", ")}`
+      const plain = `SELECT ${columns.map(() => "?").join(", ")}`
+      const union = rows.map((_, i) => (i === 0 ? aliased : plain)).join(" UNION ALL ")
+      const sql = `INSERT INTO ${table} (${columns.join(", ")})
+        SELECT ${columns.map((_, i) => `v.c${i}`).join(", ")} FROM (${union}) AS v
+        WHERE NOT EXISTS (SELECT 1 FROM diagnosis_run d WHERE d.run_id = ? AND d.session_id <> ?)`
+      return write(record, sql, [...rows.flat(), runId, sessionId]).pipe(
+        Effect.flatMap((result) =>
+          Number((result as { affectedRows?: number }).affectedRows ?? 0) === 0 && rows.length > 0
+            ? Effect.fail(new AuditWriteError({ record, cause: new RunOfAnotherSession() }))
+            : Effect.void
+        )
+      )
+    }
+
+    const TIMELINE_COLUMNS = ["run_id", "session_id", "seq", "type", "at", "payload"] as const
+    const insertTimeline = (runId: string, sessionId: string, rows: ReadonlyArray<TimelineValues>) =>
+      insertChildren("run_timeline_event", "run_timeline_event", TIMELINE_COLUMNS, runId, sessionId, rows)
 
     // ---- optional timeline batching -------------------------------------------------------
     const buffer: Array<TimelineValues> = []
+    /** Buffered events a flush lost, per (session, run), until that run's finish record takes them. */
+    const lostEvents = new Map<string, number>()
+    const runKey = (sessionId: string, runId: string) => `${sessionId}\u0000${runId}`
+    const countLost = (key: string, n: number) => {
+      lostEvents.set(key, (lostEvents.get(key) ?? 0) + n)
+      // Runs that never finish must not grow this map without bound: forget the oldest.
+      if (lostEvents.size > MAX_TRACKED_RUNS) {
+        const oldest = lostEvents.keys().next()
+        if (!oldest.done) lostEvents.delete(oldest.value)
+      }
+    }
+    /** Inserts one (run, session) group; returns how many of its events were lost. */
+    const flushGroup = (rows: ReadonlyArray<TimelineValues>): Effect.Effect<number> => {
+      const [runId, sessionId] = [rows[0]![0], rows[0]![1]]
+      return insertTimeline(runId, sessionId, rows).pipe(
+        Effect.as(0),
+        Effect.catch((error) =>
+          // A row the server refused (e.g. a duplicate): row by row, so one bad row loses only
+          // itself. Timeouts, an unreachable server, another session: every row is lost.
+          rows.length > 1 && isRowError(error.cause)
+            ? Effect.map(
+                Effect.forEach(rows, (row) =>
+                  insertTimeline(runId, sessionId, [row]).pipe(
+                    Effect.as(0),
+                    Effect.catch(() => Effect.succeed(1))
+                  )
+                ),
+                (lost) => lost.reduce((a, b) => a + b, 0)
+              )
+            : Effect.succeed(rows.length)
+        )
+      )
+    }
     const flushLock = yield* Semaphore.make(1)
     const flush: Effect.Effect<void> = Semaphore.withPermit(
       flushLock,
       Effect.suspend(() => {
         const batch = buffer.splice(0)
         if (batch.length === 0) return Effect.void
-        // One multi-row insert; when it fails, row by row so one bad row loses only itself.
-        return insertTimeline(batch).pipe(
-          Effect.catch(() =>
-            Effect.forEach(batch, (row) => Effect.ignore(insertTimeline([row])), { discard: true })
-          )
+        const groups = new Map<string, Array<TimelineValues>>()
+        for (const row of batch) {
+          const key = runKey(row[1], row[0])
+          const group = groups.get(key)
+          if (group) group.push(row)
+          else groups.set(key, [row])
+        }
+        return Effect.forEach(
+          groups,
+          ([key, rows]) =>
+            Effect.map(flushGroup(rows), (lost) => (lost > 0 ? countLost(key, lost) : undefined)),
+          { concurrency: cfg.connectionLimit, discard: true }
         )
       })
     ).pipe(Effect.uninterruptible, Effect.asVoid)
+    /** Flushes, then takes the number of this run's events that flushes lost. */
+    const takeLost = (sessionId: string, runId: string) =>
+      Effect.andThen(
+        flush,
+        Effect.sync(() => {
+          const key = runKey(sessionId, runId)
+          const lost = lostEvents.get(key) ?? 0
+          lostEvents.delete(key)
+          return lost
+        })
+      )
     if (cfg.timelineBatch) {
       const every = cfg.timelineBatch.maxDelayMs
       // Finalizers run in reverse: the loop stops, the buffer is flushed, then the pool ends.
@@ -310,7 +480,7 @@ export const makeMysqlAudit = (
       },
       finishRun: (run) =>
         Effect.gen(function* () {
-          yield* flush
+          const lost = yield* takeLost(run.sessionId, run.runId)
           const r = runFinishRow(run)
           const values = [
             r.status,
@@ -325,7 +495,7 @@ export const makeMysqlAudit = (
             r.expected.agent_steps,
             r.expected.tool_invocations,
             r.expected.token_usages,
-            r.failed_writes
+            r.failed_writes + lost
           ]
           const updated = (yield* write(
             "diagnosis_run",
@@ -358,7 +528,7 @@ export const makeMysqlAudit = (
           JSON.stringify(r.payload)
         ]
         const batch = cfg.timelineBatch
-        if (!batch) return insertTimeline([values]).pipe(Effect.asVoid)
+        if (!batch) return insertTimeline(event.runId, event.sessionId, [values])
         return Effect.suspend(() => {
           buffer.push(values)
           return buffer.length >= batch.maxEvents ? flush : Effect.void
@@ -366,10 +536,7 @@ export const makeMysqlAudit = (
       },
       recordAgentStep: (step) => {
         const r = agentStepRow(step)
-        return write(
-          "agent_step",
-          `INSERT INTO agent_step (run_id, session_id, step_id, step_index, started_at, latency_ms, outcome,
-             tool_call_ids, usage_available, total_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        return insertChildren("agent_step", "agent_step", AGENT_STEP_COLUMNS, step.runId, step.sessionId, [
           [
             step.runId,
             step.sessionId,
@@ -382,56 +549,62 @@ export const makeMysqlAudit = (
             r.usage_available,
             r.total_tokens
           ]
-        ).pipe(Effect.asVoid)
+        ])
       },
       recordToolInvocation: (invocation) => {
         const r = toolInvocationRow(invocation)
-        return write(
+        return insertChildren(
           "tool_invocation",
-          `INSERT INTO tool_invocation (run_id, session_id, tool_call_id, tool_name, step_id, status,
-             evidence_status, error_code, latency_ms, request_bytes, raw_bytes, projection_bytes, truncated,
-             returned_count, started_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          "tool_invocation",
+          TOOL_INVOCATION_COLUMNS,
+          invocation.runId,
+          invocation.sessionId,
           [
-            invocation.runId,
-            invocation.sessionId,
-            r.tool_call_id,
-            r.tool_name,
-            r.step_id,
-            r.status,
-            r.evidence_status,
-            r.error_code,
-            r.latency_ms,
-            r.request_bytes,
-            r.raw_bytes,
-            r.projection_bytes,
-            r.truncated,
-            r.returned_count,
-            r.started_at,
-            JSON.stringify(r.metadata)
+            [
+              invocation.runId,
+              invocation.sessionId,
+              r.tool_call_id,
+              r.tool_name,
+              r.step_id,
+              r.status,
+              r.evidence_status,
+              r.error_code,
+              r.latency_ms,
+              r.request_bytes,
+              r.raw_bytes,
+              r.projection_bytes,
+              r.truncated,
+              r.returned_count,
+              r.started_at,
+              JSON.stringify(r.metadata)
+            ]
           ]
-        ).pipe(Effect.asVoid)
+        )
       },
       recordTokenUsage: (usage) => {
         const r = tokenUsageRow(usage)
-        return write(
+        return insertChildren(
           "model_token_usage",
-          `INSERT INTO model_token_usage (run_id, session_id, seq, component, component_index, model,
-             usage_available, prompt_tokens, completion_tokens, total_tokens, at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          "model_token_usage",
+          TOKEN_USAGE_COLUMNS,
+          usage.runId,
+          usage.sessionId,
           [
-            usage.runId,
-            usage.sessionId,
-            r.seq,
-            r.component,
-            r.component_index,
-            r.model,
-            r.usage_available,
-            r.prompt_tokens,
-            r.completion_tokens,
-            r.total_tokens,
-            r.at
+            [
+              usage.runId,
+              usage.sessionId,
+              r.seq,
+              r.component,
+              r.component_index,
+              r.model,
+              r.usage_available,
+              r.prompt_tokens,
+              r.completion_tokens,
+              r.total_tokens,
+              r.at
+            ]
           ]
-        ).pipe(Effect.asVoid)
+        )
       }
     }
 

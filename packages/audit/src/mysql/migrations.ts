@@ -107,6 +107,13 @@ export const migrations: ReadonlyArray<Migration> = [
         KEY idx_model_token_usage_session_run (session_id, run_id)
       ) ${TABLE_OPTIONS}`
     ]
+  },
+  {
+    // A run whose model calls reported no usage has an unknown total: NULL, never 0.
+    // Re-applying the MODIFY is a no-op (idempotent), on MySQL 8 and MariaDB alike.
+    version: 2,
+    name: "run_total_tokens_nullable",
+    statements: ["ALTER TABLE diagnosis_run MODIFY COLUMN total_token_count BIGINT NULL"]
   }
 ]
 
@@ -164,8 +171,8 @@ const exec = (
 /**
  * Applies the pending migrations, each version once, recorded in `schema_migrations`.
  * Idempotent and safe to run concurrently: migrators serialize on a server-side named lock
- * (per database), and every statement is itself `IF NOT EXISTS`. An applied version whose
- * name differs from the code's is `VERSION_DRIFT`. Takes a mysql2 pool or a URL.
+ * (per database), and every statement is itself idempotent (`IF NOT EXISTS`, a `MODIFY` to
+ * the same definition). An applied version whose name differs from the code's is `VERSION_DRIFT`. Takes a mysql2 pool or a URL.
  */
 export const migrate = (
   target: mysql.Pool | string,
