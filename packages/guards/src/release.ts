@@ -123,7 +123,8 @@ const checkedLine = (c: CheckedScope): string =>
 /**
  * ReleaseDecision: publish only when there is a draft, both guards passed and at least one
  * positive claim cites a READY `EVIDENCE_FOUND` *system observation* (a tool that is not a
- * knowledge lookup, see {@link ObservationClassification}). Runbook-only claims may support a
+ * knowledge lookup, see {@link ObservationClassification}) whenever the run could observe the
+ * system (`systemToolsOffered`). Runbook-only claims may support a
  * report but never carry it: "runbooks suggest X" with every system observation empty is a
  * `CANNOT_CONCLUDE` that says so. Otherwise a bounded, honest `CANNOT_CONCLUDE` answer listing the
  * checked tools and scopes (with windows) and what is missing.
@@ -138,6 +139,13 @@ export const releaseDecision = (input: {
   readonly limits?: Partial<ReleaseLimits>
   /** Which tools observe the system; default: every tool except `lookup_knowledge`. */
   readonly classification?: ObservationClassification
+  /**
+   * Whether the run could observe the system (a log, database, ... tool was offered). When it
+   * could, a release needs a claim backed by a system observation; a knowledge-only deployment
+   * (no system tool at all) may release runbook-backed reports, as the reference sample did.
+   * Default: whether any system tool was called.
+   */
+  readonly systemToolsOffered?: boolean
 }): ReleaseDecisionResult => {
   const limits = { ...defaultReleaseLimits, ...input.limits }
   const { draft, evidence, semantic } = input
@@ -160,7 +168,10 @@ export const releaseDecision = (input: {
         )
       }
     }
-    if (evidence?.passed && draft.claims.some((c) => c.negative !== true)) {
+    const systemObservable =
+      input.systemToolsOffered ??
+      input.checked.some((c) => isSystemObservationTool(c.tool, input.classification))
+    if (systemObservable && evidence?.passed && draft.claims.some((c) => c.negative !== true)) {
       if (systemBackedClaims(draft, evidence, input.classification).length === 0) {
         unconfirmed = draft.claims.filter((c) => c.negative !== true).map((c) => c.text)
         missing.push(

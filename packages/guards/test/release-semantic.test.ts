@@ -126,9 +126,18 @@ describe("releaseDecision", () => {
       draft: calm,
       evidence: evidencePassed,
       semantic: semanticPassed,
-      checked: [checked[0]!]
+      checked: [checked[0]!],
+      systemToolsOffered: true
     })
     expect(noSystem.content).toContain("No system observation (logs, database) was made.")
+  })
+
+  it("a knowledge-only deployment (no system tool offered) may release a runbook-backed report", () => {
+    const base = { draft: calm, evidence: evidencePassed, semantic: semanticPassed, checked: [checked[0]!] }
+    expect(releaseDecision({ ...base, systemToolsOffered: false }).decision).toBe("PUBLISH_REPORT")
+    // default: derived from whether a system tool was called at all
+    expect(releaseDecision(base).decision).toBe("PUBLISH_REPORT")
+    expect(releaseDecision({ ...base, systemToolsOffered: true }).decision).toBe("CANNOT_CONCLUDE")
   })
 
   it("refuses when a system observation found evidence but no claim cites it", () => {
@@ -146,7 +155,13 @@ describe("releaseDecision", () => {
   })
 
   it("classifies tools as the caller says", () => {
-    const base = { draft, evidence: evidencePassed, semantic: semanticPassed, checked }
+    const base = {
+      draft,
+      evidence: evidencePassed,
+      semantic: semanticPassed,
+      checked,
+      systemToolsOffered: true
+    }
     expect(
       releaseDecision({
         ...base,
