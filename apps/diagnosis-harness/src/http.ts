@@ -7,23 +7,50 @@ import { type AppConfig, describeBackends } from "./config.js"
 import { diagnose, readTrace } from "./diagnose.js"
 import type { AppRuntime } from "./runtime.js"
 
+/**
+ * A required string field whose every issue message names the field (the API returns the
+ * messages as they are): `<name> is required` when absent or empty, `<name> must be a string`.
+ */
+const requiredString = (name: string) =>
+  z.string({
+    error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`)
+  })
+
+const idMessage = (name: string) =>
+  `${name} must be 1-128 characters of [A-Za-z0-9_.-] starting with a letter or digit`
+
+/** An id field (`ID_PATTERN`); `required`: absent or empty is "<name> is required". */
+const idField = (name: string, options: { readonly required: boolean }) => {
+  const base = requiredString(name)
+  return (options.required ? base.min(1, { error: `${name} is required`, abort: true }) : base).regex(
+    ID_PATTERN,
+    idMessage(name)
+  )
+}
+
 /** `POST /api/chat` body. */
-export const ChatRequestSchema = z.strictObject({
-  question: z
-    .string()
-    .trim()
-    .min(1, "question must not be empty")
-    .max(2000, "question is limited to 2000 characters"),
-  sessionId: z
-    .string()
-    .regex(ID_PATTERN, "sessionId: 1-128 characters of [A-Za-z0-9_.-] starting with a letter or digit")
-    .optional()
-})
+export const ChatRequestSchema = z.strictObject(
+  {
+    question: requiredString("question")
+      .trim()
+      .min(1, { error: "question is required", abort: true })
+      .max(2000, "question is limited to 2000 characters"),
+    sessionId: idField("sessionId", { required: false }).optional()
+  },
+  {
+    error: (issue) =>
+      issue.code === "invalid_type"
+        ? "body must be a JSON object"
+        : issue.code === "unrecognized_keys"
+          ? `unknown field(s): ${issue.keys.join(", ")}`
+          : undefined
+  }
+)
 export type ChatRequest = z.infer<typeof ChatRequestSchema>
 
 const TraceParamsSchema = z.object({
-  sessionId: z.string().regex(ID_PATTERN, "sessionId is required (1-128 characters of [A-Za-z0-9_.-])"),
-  runId: z.string().regex(ID_PATTERN, "runId is required (1-128 characters of [A-Za-z0-9_.-])")
+  sessionId: idField("sessionId", { required: true }),
+  runId: idField("runId", { required: true })
 })
 
 export interface ApiError {
@@ -31,8 +58,8 @@ export interface ApiError {
   readonly message: string
 }
 
-const issuesText = (error: z.ZodError): string =>
-  error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ")
+/** The schemas' messages already name their field: no path prefix (no "sessionId: sessionId ..."). */
+const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((i) => i.message))].join("; ")
 
 /**
  * The HTTP API over one app runtime:
@@ -50,7 +77,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig): Hono => {
     try {
       body = await c.req.json()
     } catch {
-      return c.json<ApiError>({ error: "INVALID_REQUEST", message: "body must be a JSON object" }, 400)
+      return c.json<ApiError>({ error: "INVALID_REQUEST", message: "body is not valid JSON" }, 400)
     }
     const parsed = ChatRequestSchema.safeParse(body)
     if (!parsed.success) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SCENARIOS, type ScenarioId } from "../src/demo/index.js"
+import { makeHttpApp } from "../src/http.js"
 import { runDiagnoseCommand } from "../src/main.js"
 import {
   captureIo,
@@ -112,5 +113,75 @@ describe("a question without evidence anywhere (calm world)", () => {
     expectNoLeak("answer", result.content)
     expectNoLeak("model observations", world.model.requests.join("\n"))
     expectNoLeak("audit rows", world.auditDump())
+  })
+})
+
+describe("a question that carries an IP, a password and an access key", () => {
+  const QUESTION = "why is checkout failing from 10.42.3.17? password=hunter2 AKIAIOSFODNN7EXAMPLE"
+  const SECRETS = ["10.42.3.17", "hunter2", "AKIAIOSFODNN7EXAMPLE"]
+  const expectNoQuestionSecret = (what: string, text: string) => {
+    for (const secret of SECRETS) expect(text.includes(secret), `${what} leaks ${secret}`).toBe(false)
+  }
+  let world: TestWorld
+  beforeAll(async () => {
+    world = await makeTestWorld({ SCENARIO: "db-pool-exhaustion" })
+  })
+  afterAll(async () => {
+    await world.runtime.dispose()
+  })
+
+  it("redacts it everywhere on the CLI code path: report, model messages, output, audit, trace", async () => {
+    const { io, out, err } = captureIo()
+    const { exitCode, outcome } = await runDiagnoseCommand(
+      { question: QUESTION, sessionId: "session-secret-cli" },
+      world.config,
+      io,
+      { runtime: world.runtime }
+    )
+    expect(exitCode).toBe(0)
+    const { result, trace } = outcome!
+    expect(result.intent).toBe("diagnosis")
+    expect(result.content.length).toBeGreaterThan(0)
+    expect(trace.found).toBe(true)
+    if (!trace.found) return
+    // The audited query keeps the question's shape with placeholders.
+    expect(trace.trace.run.query).toContain("<IP>")
+    expect(trace.trace.run.query).toContain("<SECRET>")
+    expectNoQuestionSecret("report", result.content)
+    expectNoQuestionSecret("draft report", JSON.stringify(result.report))
+    expectNoQuestionSecret("model messages", world.model.requests.join("\n"))
+    expectNoQuestionSecret("CLI output", [...out, ...err].join("\n"))
+    expectNoQuestionSecret("audit rows", world.auditDump())
+    expectNoQuestionSecret("trace", JSON.stringify(trace.trace))
+    expectNoLeak("report", result.content)
+  })
+
+  it("redacts it in the SSE stream and the trace served over HTTP", async () => {
+    const app = makeHttpApp(world.runtime, world.config)
+    const response = await app.request("/api/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ question: QUESTION, sessionId: "session-secret-http" })
+    })
+    expect(response.status).toBe(200)
+    const raw = await response.text()
+    expect(raw).toContain("event: answer")
+    const answerLine = raw
+      .split("\n\n")
+      .find((block) => block.includes("event: answer"))
+      ?.split("\n")
+      .find((line) => line.startsWith("data:"))
+    const answer = JSON.parse(answerLine!.slice(5))
+    expect(answer.sessionId).toBe("session-secret-http")
+    expect(answer.content.length).toBeGreaterThan(0)
+    expectNoQuestionSecret("SSE stream", raw)
+
+    const traceResponse = await app.request(`/api/trace?sessionId=session-secret-http&runId=${answer.runId}`)
+    expect(traceResponse.status).toBe(200)
+    const traceText = await traceResponse.text()
+    expect(JSON.parse(traceText).run.final_content).toBe(answer.content)
+    expectNoQuestionSecret("served trace", traceText)
+    expectNoQuestionSecret("model messages", world.model.requests.join("\n"))
+    expectNoQuestionSecret("audit rows", world.auditDump())
   })
 })

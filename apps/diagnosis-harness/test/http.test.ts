@@ -95,30 +95,40 @@ describe("HTTP API", () => {
     })
   })
 
-  it("answers 400 for missing or malformed trace parameters", async () => {
-    const response = await app.request("/api/trace?sessionId=s1")
+  const ID_RULE = "must be 1-128 characters of [A-Za-z0-9_.-] starting with a letter or digit"
+
+  it.each([
+    ["missing runId", "?sessionId=s1", "runId is required"],
+    ["empty runId", "?sessionId=s1&runId=", "runId is required"],
+    ["missing sessionId", "?runId=r1", "sessionId is required"],
+    ["missing both", "", "sessionId is required; runId is required"],
+    ["malformed runId", "?sessionId=s1&runId=a%3Ab", `runId ${ID_RULE}`],
+    ["malformed sessionId", "?sessionId=a%3Ab&runId=r1", `sessionId ${ID_RULE}`]
+  ])("answers 400 INVALID_REQUEST for trace parameters (%s)", async (_name, query, message) => {
+    const response = await app.request(`/api/trace${query}`)
     expect(response.status).toBe(400)
-    const body = (await response.json()) as any
-    expect(body.error).toBe("INVALID_REQUEST")
-    expect(body.message).toContain("runId")
-    const bad = await app.request("/api/trace?sessionId=s1&runId=a%3Ab")
-    expect(bad.status).toBe(400)
+    expect(await response.json()).toEqual({ error: "INVALID_REQUEST", message })
   })
 
   it.each([
-    ["not JSON", "{nope", "body must be a JSON object"],
-    ["missing question", {}, "question"],
-    ["empty question", { question: "   " }, "question must not be empty"],
-    ["wrong type", { question: 42 }, "question"],
-    ["bad sessionId", { question: "why?", sessionId: "a:b{c}" }, "sessionId"],
-    ["unknown field", { question: "why?", extra: 1 }, "extra"]
-  ])("answers 400 INVALID_REQUEST for a malformed body (%s)", async (_name, body, fragment) => {
+    ["not JSON", "{bad", "body is not valid JSON"],
+    ["empty body", "", "body is not valid JSON"],
+    ["JSON array", [], "body must be a JSON object"],
+    ["JSON string", '"why?"', "body must be a JSON object"],
+    ["missing question", {}, "question is required"],
+    ["empty question", { question: "   " }, "question is required"],
+    ["wrong type", { question: 42 }, "question must be a string"],
+    ["too long question", { question: "x".repeat(2001) }, "question is limited to 2000 characters"],
+    ["bad sessionId", { question: "why?", sessionId: "a:b{c}" }, `sessionId ${ID_RULE}`],
+    ["empty sessionId", { question: "why?", sessionId: "" }, `sessionId ${ID_RULE}`],
+    ["sessionId not a string", { question: "why?", sessionId: 7 }, "sessionId must be a string"],
+    ["unknown field", { question: "why?", extra: 1 }, "unknown field(s): extra"],
+    ["two problems", { question: "", sessionId: "a:b" }, `question is required; sessionId ${ID_RULE}`]
+  ])("answers 400 INVALID_REQUEST for a malformed body (%s)", async (_name, body, message) => {
     const response = await chat(app, body)
     expect(response.status).toBe(400)
     expect(response.headers.get("content-type")).toContain("application/json")
-    const json = (await response.json()) as any
-    expect(json.error).toBe("INVALID_REQUEST")
-    expect(json.message).toContain(fragment)
+    expect(await response.json()).toEqual({ error: "INVALID_REQUEST", message })
   })
 
   it("serves /healthz with the backends and no credentials", async () => {

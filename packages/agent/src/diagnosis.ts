@@ -31,6 +31,7 @@ import {
   type SemanticJudge,
   semanticGuard
 } from "@aiops-harness/guards"
+import { redactText } from "@aiops-harness/projectors"
 import { Cause, Clock, Data, Effect, Exit } from "effect"
 import { type ChatMessage, ChatModel, type ChatToolCall, type ModelError, toolSpecsFor } from "./model.js"
 import {
@@ -66,6 +67,10 @@ export interface DiagnosisRequest {
   readonly sessionId: string
   /** Optional caller-chosen run id (validated); a fresh UUID otherwise. */
   readonly runId?: string
+  /**
+   * The user's question. It is redacted (`redactText`: secrets, IPs, hosts, e-mails, ...) before
+   * the audit, the router or the model see it.
+   */
   readonly question: string
 }
 
@@ -90,9 +95,12 @@ export interface DiagnosisResult {
   readonly runId: string
   readonly intent: Intent | null
   readonly releaseResult: ReleaseResult
-  /** The released, safe text: report, bounded cannot-conclude answer, or a failure notice. */
+  /**
+   * The released, safe text: report, bounded cannot-conclude answer, or a failure notice
+   * (redacted again before release: defence in depth).
+   */
   readonly content: string
-  /** The draft, only when it was released. */
+  /** The draft, only when it was released (prose redacted like `content`; citations as checked). */
   readonly report: DraftReport | null
   readonly summary: RecorderSummary
   /** The tool calls the run made (Control View facts). */
@@ -136,6 +144,8 @@ interface LoopState {
  * the run budget and the information-gain stop), EvidenceGuard, SemanticGuard, ReleaseDecision.
  * The model sees only the boundary's observations. Every path ends the run with `RUN_FINISHED`
  * (FINISHED, FAILED on model errors and defects, CANCELLED on interruption).
+ * The question is redacted before it reaches the audit (`query`), the router or the model; the
+ * released content is redacted again before it is returned and stored as `finalContent`.
  */
 export const runDiagnosis = (
   request: DiagnosisRequest,
@@ -145,10 +155,12 @@ export const runDiagnosis = (
     const sessionId = yield* parseSessionId(request.sessionId)
     const requestedRunId = request.runId === undefined ? undefined : yield* parseRunId(request.runId)
     const maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 6))
+    // The question is user input: it may carry credentials, IPs or host names.
+    const question = redactText(request.question)
     const run = yield* makeRun({
       sessionId,
       ...(requestedRunId ? { runId: requestedRunId } : {}),
-      query: request.question,
+      query: question,
       authorizedTools: options.tools.map((t) => t.name),
       ...(options.budget ? { budget: options.budget } : {})
     })
@@ -190,7 +202,7 @@ export const runDiagnosis = (
         } satisfies DiagnosisResult
       })
 
-    return yield* diagnose(run, request.question, options, maxSteps, state, notify, finishOnce).pipe(
+    return yield* diagnose(run, question, options, maxSteps, state, notify, finishOnce).pipe(
       Effect.onExit((exit) =>
         Exit.isSuccess(exit)
           ? Effect.void
@@ -454,14 +466,20 @@ const diagnose = (
       stop_reason: state.stopReason
     })
     yield* notify({ type: "release", decision: release.decision })
-    const summary = yield* finishOnce("FINISHED", releaseResult, release.content)
-    return result(
-      releaseResult,
-      release.content,
-      releaseResult === "DIAGNOSIS_REPORT" ? draft : null,
-      summary
-    )
+    // Defence in depth: the released text is redacted once more before it leaves the run.
+    const content = redactText(release.content)
+    const summary = yield* finishOnce("FINISHED", releaseResult, content)
+    const released = releaseResult === "DIAGNOSIS_REPORT" && draft ? redactDraftProse(draft) : null
+    return result(releaseResult, content, released, summary)
   })
+
+/** The draft's prose (summary, claim texts, next steps) redacted; citations are kept as checked. */
+const redactDraftProse = (draft: DraftReport): DraftReport => ({
+  ...draft,
+  summary: redactText(draft.summary),
+  claims: draft.claims.map((claim) => ({ ...claim, text: redactText(claim.text) })),
+  ...(draft.next_steps ? { next_steps: draft.next_steps.map(redactText) } : {})
+})
 
 /** The semantic judge answered, but not with the expected verdict JSON. */
 export class JudgeAnswerInvalid extends Data.TaggedError("JudgeAnswerInvalid")<{}> {}

@@ -1,4 +1,5 @@
 import { InMemoryCanonicalStore, type TimelineEvent } from "@aiops-harness/core"
+import { redactText } from "@aiops-harness/projectors"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import {
@@ -198,6 +199,107 @@ describe("runDiagnosis with the offline rule model", () => {
       "RELEASE_DECISION",
       "RUN_FINISHED"
     ])
+  })
+})
+
+const SECRET_QUESTION = "why is checkout failing from 10.42.3.17? password=hunter2 AKIAIOSFODNN7EXAMPLE"
+const QUESTION_SECRETS = ["10.42.3.17", "hunter2", "AKIAIOSFODNN7EXAMPLE"]
+const PATTERNS = [
+  {
+    pattern_id: "pat-hikari-timeout",
+    level: "ERROR",
+    service: "checkout-service",
+    template: "HikariPool-1 - Connection is not available, request timed out after <NUM>ms",
+    count: 42
+  }
+]
+
+const expectNoQuestionSecret = (what: string, text: string) => {
+  for (const secret of QUESTION_SECRETS) expect(text.includes(secret), `${what} leaks ${secret}`).toBe(false)
+}
+
+describe("runDiagnosis redacts the question and the released content", () => {
+  it("never lets the question's IP, password or access key reach the model, the audit or the answer", async () => {
+    const spy = spying(OfflineRuleModel.layer())
+    const { result, audit } = await run(
+      spy.layer,
+      { question: SECRET_QUESTION },
+      { tools: [knowledgeTool(DOCS), logsTool(PATTERNS)] }
+    )
+    expect(result.intent).toBe("diagnosis")
+    expect(["DIAGNOSIS_REPORT", "CANNOT_CONCLUDE"]).toContain(result.releaseResult)
+    expect(result.content.length).toBeGreaterThan(0)
+
+    // The audit `query` is the redacted question (placeholders, not the values).
+    const redacted = redactText(SECRET_QUESTION)
+    expect(redacted).toContain("<IP>")
+    expect(redacted).toContain("<SECRET>")
+    expect(audit.log.started.map((s) => s.query)).toEqual([redacted])
+    expect(audit.log.finished[0]?.finalContent).toBe(result.content)
+
+    // Router and agent were given the redacted question.
+    const router = spy.requests.find((r) => r.purpose === "router")
+    const agent = spy.requests.find((r) => r.purpose === "agent")
+    expect(router?.messages.some((m) => m.role === "user" && m.content === redacted)).toBe(true)
+    expect(agent?.messages.some((m) => m.role === "user" && m.content === redacted)).toBe(true)
+
+    expectNoQuestionSecret("content", result.content)
+    expectNoQuestionSecret("report", JSON.stringify(result.report))
+    expectNoQuestionSecret("model messages", JSON.stringify(spy.requests))
+    expectNoQuestionSecret("audit records", JSON.stringify(audit.log))
+  })
+
+  it("redacts the released report text and stored finalContent even when the draft itself echoes a secret", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "query_logs", { topic: "application", query: "level:ERROR" }),
+      text(
+        JSON.stringify({
+          summary: "checkout from 10.42.3.17 fails (password=hunter2)",
+          claims: [
+            {
+              text: "Connections time out for AKIAIOSFODNN7EXAMPLE at 10.42.3.17.",
+              citations: [{ tool_call_id: "call-1", kind: "pattern", ref: "pat-hikari-timeout" }]
+            }
+          ],
+          next_steps: ["rotate password=hunter2"]
+        })
+      ),
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+    ])
+    const { result, audit } = await run(
+      model.layer,
+      { question: "why is checkout failing?" },
+      { tools: [logsTool(PATTERNS)] }
+    )
+    expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
+    expect(result.content).toContain("<IP>")
+    expect(result.content).toContain("<SECRET>")
+    expect(audit.log.finished[0]?.finalContent).toBe(result.content)
+    expect(result.report?.summary).toBe(redactText("checkout from 10.42.3.17 fails (password=hunter2)"))
+    // citations are released as checked
+    expect(result.report?.claims[0]?.citations).toEqual([
+      { tool_call_id: "call-1", kind: "pattern", ref: "pat-hikari-timeout" }
+    ])
+    expectNoQuestionSecret("content", result.content)
+    expectNoQuestionSecret("report", JSON.stringify(result.report))
+    expectNoQuestionSecret("finish record", JSON.stringify(audit.log.finished))
+  })
+
+  it("audits the redacted question when the model is unavailable", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      () => Effect.fail(new ModelError({ reason: "NETWORK", attempts: 1 }))
+    ])
+    const { result, audit } = await run(
+      model.layer,
+      { question: SECRET_QUESTION },
+      { tools: [logsTool(PATTERNS)] }
+    )
+    expect(result.releaseResult).toBe("RUN_FAILED")
+    expect(audit.log.started[0]?.query).toBe(redactText(SECRET_QUESTION))
+    expectNoQuestionSecret("model messages", JSON.stringify(model.requests))
+    expectNoQuestionSecret("audit records", JSON.stringify(audit.log))
   })
 })
 
