@@ -100,12 +100,47 @@ describe("EmbeddedLogBackend over NDJSON fixtures", () => {
   it.each([
     ["(level:ERROR", "UNBALANCED_PARENS"],
     ["response_time:>abc", "INVALID_COMPARISON"],
-    ["timeout~", "UNSUPPORTED_OPERATOR"]
+    ["timeout~", "UNSUPPORTED_OPERATOR"],
+    // unknown fields and field-less comparisons would otherwise be an empty result
+    ["lvel:ERROR", "INVALID_FIELD at character 0"],
+    ["x:y:z", "INVALID_FIELD at character 0"],
+    ["level:ERROR AND respone_time:>3000", "INVALID_FIELD at character 16"],
+    ["nope:(a OR b)", "INVALID_FIELD at character 0"],
+    ["pod.name:x", "INVALID_FIELD"],
+    [">3000", "INVALID_COMPARISON at character 0"],
+    ["level:ERROR AND >=5", "INVALID_COMPARISON at character 16"]
   ])("invalid syntax %j is InvalidRequest QUERY_SYNTAX (%s)", async (query, code) => {
     const b = await backend()
     const error = await Effect.runPromise(Effect.flip(b.query({ ...base, query })))
     expect(error).toMatchObject({ _tag: "InvalidRequest", toolName: "query_logs", reason: "QUERY_SYNTAX" })
     expect(error._tag === "InvalidRequest" && error.issues[0]).toContain(code)
+  })
+
+  it("knows the fields its entries have: other topics' fields, nested paths, any case", async () => {
+    // query_time_ms only occurs in slow-query lines, but it is a field of this source.
+    expect((await run({ query: "query_time_ms:>1" })).total_matched).toBe(0)
+    expect((await run({ topic: "system_events", query: "node:*" })).total_matched).toBe(1)
+    const errors = (await run({ query: "level:ERROR" })).total_matched
+    expect(errors).toBeGreaterThan(0)
+    expect((await run({ query: "Level:ERROR" })).total_matched).toBe(errors)
+    expect((await run({ query: "topic:application level:error" })).total_matched).toBe(errors)
+    expect((await run({ query: "Response_Time:>3000" })).total_matched).toBe(4)
+    // `\>` is a literal character in free text, not a comparison.
+    expect((await run({ query: "\\>3000" })).total_matched).toBe(0)
+    const nested = await Effect.runPromise(
+      EmbeddedLogBackend.fromNdjson([
+        {
+          name: "nested",
+          topic: "application",
+          ndjson:
+            '{"timestamp":"2025-03-14T09:59:00Z","level":"INFO","service":"a","message":"m","http":{"method":"POST"}}'
+        }
+      ])
+    )
+    const ok = await Effect.runPromise(nested.query({ ...base, query: "http.method:post" }))
+    expect("total_matched" in ok && ok.total_matched).toBe(1)
+    const bad = await Effect.runPromise(Effect.flip(nested.query({ ...base, query: "http.status:500" })))
+    expect(bad._tag === "InvalidRequest" && bad.issues[0]).toBe("query: INVALID_FIELD at character 0")
   })
 
   it("rejects an invalid window or limit as InvalidRequest", async () => {

@@ -1,12 +1,13 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { type LogQuery, type LogQuerySyntaxCode, matchesLogQuery, parseLogQuery } from "../src/logs/index.js"
-
-const parse = (q: string): LogQuery => Effect.runSync(parseLogQuery(q))
-const syntaxCode = (q: string) =>
-  Effect.runSync(
-    Effect.flip(parseLogQuery(q)).pipe(Effect.map((e) => ({ code: e.code, position: e.position })))
-  )
+import {
+  collectLogFieldNames,
+  type LogQuery,
+  type LogQuerySyntaxCode,
+  makeLogFieldResolver,
+  matchesLogQuery,
+  parseLogQuery
+} from "../src/logs/index.js"
 
 const record = {
   timestamp: "2025-03-14T09:12:40.000Z",
@@ -20,6 +21,19 @@ const record = {
   http: { method: "POST", path: "/api/checkout" },
   note: null
 }
+
+// The fields this source knows: the wire fields plus those of `record`.
+const known = new Set<string>()
+collectLogFieldNames(record, known)
+const resolveField = makeLogFieldResolver(known)
+
+const parse = (q: string): LogQuery => Effect.runSync(parseLogQuery(q, { resolveField }))
+const syntaxCode = (q: string) =>
+  Effect.runSync(
+    Effect.flip(parseLogQuery(q, { resolveField })).pipe(
+      Effect.map((e) => ({ code: e.code, position: e.position }))
+    )
+  )
 
 describe("parseLogQuery: accepted syntax matches as specified", () => {
   it.each([
@@ -59,8 +73,12 @@ describe("parseLogQuery: accepted syntax matches as specified", () => {
     ['http.path:"/api/checkout"', true],
     ["note:*", false],
     ["response_time:*", true],
-    ["missing_field:x", false],
-    ["missing_field:>1", false],
+    ["Level:error", true],
+    ["HTTP.Method:post", true],
+    ["http:*", true],
+    ["topic:application", true],
+    ["\\>3000", false],
+    ["message:\\>", false],
     ["level:ERROR AND NOT (service:cart OR service:web)", true],
     // lower-case operators are plain terms ("and" is not in the message)
     ["timeout and", false],
@@ -85,8 +103,13 @@ describe("parseLogQuery: accepted syntax matches as specified", () => {
         }
       ]
     })
-    expect(parse("latency:>=2.5")).toEqual({ kind: "compare", field: "latency", op: ">=", value: 2.5 })
-    expect(parse("host:*")).toEqual({ kind: "exists", field: "host" })
+    expect(parse("response_time:>=2.5")).toEqual({
+      kind: "compare",
+      field: "response_time",
+      op: ">=",
+      value: 2.5
+    })
+    expect(parse("Note:*")).toEqual({ kind: "exists", field: "note" })
   })
 
   it("wildcards do not backtrack catastrophically", () => {
@@ -126,6 +149,23 @@ describe("parseLogQuery: unsupported syntax is a typed error, never an empty res
     ["level: ERROR", "EMPTY_FIELD_VALUE"],
     [":value", "INVALID_FIELD"],
     ["9field:x", "INVALID_FIELD"],
+    // fields the source does not have would otherwise match nothing
+    ["missing_field:x", "INVALID_FIELD"],
+    ["missing_field:>1", "INVALID_FIELD"],
+    ["missing_field:*", "INVALID_FIELD"],
+    ["lvel:ERROR", "INVALID_FIELD"],
+    ["x:y:z", "INVALID_FIELD"],
+    ['nope:"a b"', "INVALID_FIELD"],
+    ["nope:(a OR b)", "INVALID_FIELD"],
+    ["http.nope:x", "INVALID_FIELD"],
+    ["tags.0:egress", "INVALID_FIELD"],
+    [">x:1", "INVALID_FIELD"],
+    // a comparison needs a field (and no wildcard)
+    [">3000", "INVALID_COMPARISON"],
+    [">=3000", "INVALID_COMPARISON"],
+    ["<3000", "INVALID_COMPARISON"],
+    ["timeout AND <=5", "INVALID_COMPARISON"],
+    ["response_time:>30*", "INVALID_COMPARISON"],
     ["trailing\\", "TRAILING_ESCAPE"],
     [`${"(".repeat(20)}a${")".repeat(20)}`, "TOO_COMPLEX"],
     [Array.from({ length: 70 }, (_, i) => `t${i}`).join(" OR "), "TOO_COMPLEX"]
@@ -135,6 +175,27 @@ describe("parseLogQuery: unsupported syntax is a typed error, never an empty res
 
   it("reports the position of the problem", () => {
     expect(syntaxCode("level:ERROR AND (service:x")).toEqual({ code: "UNBALANCED_PARENS", position: 16 })
-    expect(syntaxCode("a b:>x")).toEqual({ code: "INVALID_COMPARISON", position: 2 })
+    expect(syntaxCode("a status:>x")).toEqual({ code: "INVALID_COMPARISON", position: 2 })
+    expect(syntaxCode("level:ERROR lvel:x")).toEqual({ code: "INVALID_FIELD", position: 12 })
+    expect(syntaxCode("a >3000")).toEqual({ code: "INVALID_COMPARISON", position: 2 })
+  })
+
+  it("without a field resolver only the syntax is checked", () => {
+    expect(Effect.runSync(parseLogQuery("anything:x"))).toEqual({
+      kind: "term",
+      field: "anything",
+      value: "x",
+      wildcard: false,
+      phrase: false
+    })
+  })
+
+  it("resolves field case only when unambiguous", () => {
+    const r = makeLogFieldResolver(["Host", "host", "Pod"])
+    expect(r("host")).toBe("host")
+    expect(r("Host")).toBe("Host")
+    expect(r("HOST")).toBeUndefined()
+    expect(r("pod")).toBe("Pod")
+    expect(r("LEVEL")).toBe("level")
   })
 })

@@ -13,6 +13,7 @@ import {
 } from "../src/mysql/index.js"
 import {
   acceptedCorpus,
+  acceptedShadowingCorpus,
   DEMO_DATASOURCE,
   DEMO_SCHEMA,
   demoAllowlistJson,
@@ -306,6 +307,56 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
     )
     expect(error._tag).toBe("Failure")
     if (error._tag === "Failure") expect(error.failure.code).toBe("INVALID_CONFIG")
+  })
+
+  describe("select aliases cannot read a hidden column through ORDER BY", () => {
+    const LEAKS = [
+      "SELECT id, 'x' AS password_hash FROM users ORDER BY password_hash LIKE '$2b$12$W%' DESC",
+      "SELECT id, 'x' AS password_hash FROM users ORDER BY SUBSTR(password_hash,8,1)"
+    ]
+
+    it("the server really orders by users.password_hash in these statements (why they are refused)", async () => {
+      // Run directly as admin, bypassing the validator: the order follows the hidden column.
+      const [rows] = await admin.query<mysql.RowDataPacket[]>(
+        `SELECT id, 'x' AS password_hash FROM \`${DEMO_SCHEMA}\`.users WHERE id < 4 ORDER BY SUBSTR(password_hash, 6, 1) DESC, id`
+      )
+      // hash-ann, hash-bob, hash-cy: by the alias ('x') the order would be 1, 2, 3.
+      expect(rows.map((r) => Number(r.id))).toEqual([3, 2, 1])
+      const [byAlias] = await admin.query<mysql.RowDataPacket[]>(
+        `SELECT id, -id AS password_hash FROM \`${DEMO_SCHEMA}\`.users WHERE id < 4 ORDER BY password_hash + 0`
+      )
+      expect(byAlias.map((r) => Number(r.id))).not.toEqual([3, 2, 1])
+    })
+
+    it("rejects them before any statement is sent", async () => {
+      const sent: Array<string> = []
+      const outcomes = await withExecutor(baseConfig(sent), (x) =>
+        Effect.forEach(LEAKS, (sql) =>
+          Effect.result(
+            validateMysqlQuery({ datasource: DEMO_DATASOURCE, sql }, allowlist).pipe(
+              Effect.flatMap((plan) => x.execute(plan))
+            )
+          )
+        )
+      )
+      for (const o of outcomes) {
+        expect(o._tag).toBe("Failure")
+        if (o._tag === "Failure") {
+          expect(o.failure._tag).toBe("MysqlQueryRejected")
+          if (o.failure._tag === "MysqlQueryRejected") expect(o.failure.reason).toBe("COLUMN_NOT_ALLOWED")
+        }
+      }
+      expect(sent).toEqual([])
+    })
+
+    it("runs the accepted alias forms without exposing any hash", async () => {
+      const results = await withExecutor(baseConfig(), (x) =>
+        Effect.forEach(acceptedShadowingCorpus, (c) => x.execute(planOf(c.sql)))
+      )
+      for (const r of results) expect(JSON.stringify(r.rows)).not.toContain("hash-")
+      // ORDER BY the bare alias sorts by the alias (-id), not by the hidden column.
+      expect(results[0]?.rows.map((r) => r.id)).toEqual(["9007199254740993", 3, 2, 1])
+    })
   })
 
   describe("rejected statements never reach the server", () => {

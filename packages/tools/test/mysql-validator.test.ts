@@ -12,6 +12,7 @@ import {
 } from "../src/mysql/index.js"
 import {
   acceptedCorpus,
+  acceptedShadowingCorpus,
   DEMO_DATASOURCE,
   DEMO_SCHEMA,
   demoAllowlistJson,
@@ -60,6 +61,16 @@ describe("mysql corpus", () => {
     const again = plan(p.sql)
     expect(again.sql).toBe(p.sql)
   })
+
+  it.each(acceptedShadowingCorpus.map((c) => [c.sql, c.normalized]))(
+    "accepts the alias-shadowing statement %s only in its safe form",
+    (sql, normalized) => {
+      const p = plan(sql)
+      expect(p.sql).toBe(normalized)
+      expect(p.columns.some((c) => c.column === "password_hash")).toBe(false)
+      expect(plan(p.sql).sql).toBe(p.sql)
+    }
+  )
 
   it.each(rejectedCorpus.map((c) => [c.sql, c.reason, c.datasource] as const))(
     "rejects %s with %s",
@@ -172,6 +183,51 @@ describe("validateMysqlQuery plans", () => {
     expect(plan("SELECT user_id, COUNT(*) AS n FROM orders GROUP BY user_id HAVING n > 1").sql).toBe(
       "SELECT `user_id`, COUNT(*) AS `n` FROM `orders` GROUP BY `user_id` HAVING COUNT(*) > 1 LIMIT 200"
     )
+  })
+
+  it("keeps a select alias only as a whole ORDER BY item and rejects it inside expressions", () => {
+    // Bare name: the server binds it to the alias, rendered with the alias's exact spelling.
+    expect(plan("SELECT id, total AS T FROM orders ORDER BY t DESC").sql).toBe(
+      "SELECT `id`, `total` AS `T` FROM `orders` ORDER BY `T` DESC LIMIT 200"
+    )
+    // Inside an expression the server binds table columns: an alias there is refused with a hint.
+    const e = rejection("SELECT id, total AS t FROM orders ORDER BY t * 2")
+    expect(e.reason).toBe("COLUMN_NOT_ALLOWED")
+    expect(e.detail).toContain("whole ORDER BY/GROUP BY item")
+    // A name that is a real allowed column stays that column, alias or not.
+    expect(plan("SELECT email AS id FROM users ORDER BY id + 0").columns).toContainEqual({
+      schema: DEMO_SCHEMA,
+      table: "users",
+      column: "id"
+    })
+    // The first of two equal aliases wins, as on the server.
+    expect(plan("SELECT id AS a, total AS A FROM orders ORDER BY a").sql).toBe(
+      "SELECT `id` AS `a`, `total` AS `A` FROM `orders` ORDER BY `a` ASC LIMIT 200"
+    )
+  })
+
+  it("renders qualifiers exactly as the resolved alias or table is spelled", () => {
+    expect(plan("SELECT O.id FROM Orders o").sql).toBe("SELECT `o`.`id` FROM `orders` AS `o` LIMIT 200")
+    expect(plan(`SELECT ${DEMO_SCHEMA.toUpperCase()}.ORDERS.id FROM ${DEMO_SCHEMA}.orders`).sql).toBe(
+      `SELECT \`${DEMO_SCHEMA}\`.\`orders\`.\`id\` FROM \`${DEMO_SCHEMA}\`.\`orders\` LIMIT 200`
+    )
+    expect(
+      rejection("SELECT u.id FROM users u WHERE EXISTS (SELECT 1 FROM orders U WHERE u.id = 1)").reason
+    ).toBe("AMBIGUOUS_COLUMN")
+  })
+
+  it("maps parser number quirks to PARSE_ERROR and accepts decimal exponents", () => {
+    expect(rejection("SELECT id FROM orders WHERE id = 1e1").detail).toContain("decimal point")
+    expect(plan("SELECT id FROM orders WHERE total < 1.5e3").sql).toBe(
+      "SELECT `id` FROM `orders` WHERE `total` < 1.5e3 LIMIT 200"
+    )
+  })
+
+  it("caps the length argument of padding functions", () => {
+    expect(plan("SELECT LPAD(status, 1000, '.') AS s FROM orders").sql).toContain("LPAD(`status`, 1000, '.')")
+    const e = rejection("SELECT LPAD(status, 1001, '.') FROM orders")
+    expect(e.reason).toBe("RESOURCE_LIMIT")
+    expect(e.detail).toContain("1000")
   })
 
   it("drops comments from the normalized SQL", () => {

@@ -4,7 +4,13 @@ import { Context, Data, Effect, Layer } from "effect"
 import { z } from "zod"
 import { type LogTopic, LogTopicSchema } from "../contracts/requests.js"
 import type { LogEntry, LogsRaw } from "../contracts/results.js"
-import { type LogQuery, matchesLogQuery, parseLogQuery } from "./query.js"
+import {
+  collectLogFieldNames,
+  type LogQuery,
+  makeLogFieldResolver,
+  matchesLogQuery,
+  parseLogQuery
+} from "./query.js"
 
 export interface LogQueryRequest {
   readonly topic: LogTopic
@@ -159,6 +165,10 @@ const invalid = (issue: string) =>
 /** A log backend over already loaded entries (see {@link EmbeddedLogBackend}). */
 export const makeEmbeddedLogBackend = (entries: ReadonlyArray<StoredEntry>): LogBackendShape => {
   const sorted = [...entries].sort((a, b) => a.at - b.at)
+  // Fields a query may name: the wire fields and every field some loaded entry has.
+  const known = new Set<string>()
+  for (const e of entries) if (e.entry.fields) collectLogFieldNames(e.entry.fields, known)
+  const resolveField = makeLogFieldResolver(known)
   return {
     query: (request) =>
       Effect.gen(function* () {
@@ -169,7 +179,7 @@ export const makeEmbeddedLogBackend = (entries: ReadonlyArray<StoredEntry>): Log
         if (!Number.isSafeInteger(request.limit) || request.limit < 0) {
           return yield* invalid("limit: must be a non-negative integer")
         }
-        const query: LogQuery = yield* parseLogQuery(request.query).pipe(
+        const query: LogQuery = yield* parseLogQuery(request.query, { resolveField }).pipe(
           Effect.mapError((e) => syntaxError(e.code, e.position))
         )
         const service = request.service?.trim() ? request.service.trim() : null

@@ -77,6 +77,8 @@ type Token =
       readonly value: string
       /** True when `value` holds unescaped `*` / `?` (as markers). */
       readonly wild: boolean
+      /** True when the value starts with an unescaped `<` / `>` (a comparison). */
+      readonly cmp: boolean
       readonly pos: number
     }
 
@@ -152,9 +154,11 @@ const tokenize = (input: string): Token[] => {
     let text = ""
     let field: string | null = null
     let wild = false
+    let cmp = false
     while (i < input.length) {
       const d = input[i]!
       if (isSpace(d) || d === "(" || d === ")" || d === '"') break
+      if (text === "" && (d === "<" || d === ">")) cmp = true
       if (d === "\\") {
         if (i + 1 >= input.length) fail("TRAILING_ESCAPE", i)
         text += input[i + 1]
@@ -164,7 +168,7 @@ const tokenize = (input: string): Token[] => {
       const unsupported = UNSUPPORTED[d]
       if (unsupported) fail(unsupported, i)
       if (d === ":" && field === null) {
-        if (!FIELD_NAME.test(text)) fail("INVALID_FIELD", start)
+        if (!FIELD_NAME.test(text) || cmp) fail("INVALID_FIELD", start)
         field = text
         text = ""
         i++
@@ -191,20 +195,33 @@ const tokenize = (input: string): Token[] => {
       tokens.push({ t: text, pos: start })
       continue
     }
-    tokens.push({ t: "word", field, value: text, wild, pos: start })
+    tokens.push({ t: "word", field, value: text, wild, cmp, pos: start })
   }
   return tokens
 }
 
-const termOf = (field: string | null, raw: string, wild: boolean, pos: number): LogQuery => {
-  if (field !== null && !wild && /^[<>]/.test(raw)) {
+const termOf = (field: string | null, raw: string, wild: boolean, cmp: boolean, pos: number): LogQuery => {
+  if (cmp) {
+    // `>3000` alone, or `f:>30*`, would silently match nothing: a comparison needs a field and a number.
+    if (field === null || wild) fail("INVALID_COMPARISON", pos)
     const op = raw.startsWith(">=") ? ">=" : raw.startsWith("<=") ? "<=" : raw.startsWith(">") ? ">" : "<"
     const number = raw.slice(op.length)
     if (!NUMBER.test(number)) fail("INVALID_COMPARISON", pos)
-    return { kind: "compare", field, op, value: Number(number) }
+    return { kind: "compare", field: field!, op, value: Number(number) }
   }
   if (raw === WILD_STAR) return field === null ? { kind: "all" } : { kind: "exists", field }
   return { kind: "term", field, value: raw.toLowerCase(), wildcard: wild, phrase: false }
+}
+
+/** Maps a field name of the query to the name stored in the entries, or `undefined` when unknown. */
+export type LogFieldResolver = (field: string) => string | undefined
+
+export interface ParseLogQueryOptions {
+  /**
+   * Fields the source knows. When given, any other field is `INVALID_FIELD` (a query on a field
+   * that no entry has would otherwise be an empty result that reads like a scoped negative).
+   */
+  readonly resolveField?: LogFieldResolver
 }
 
 class Parser {
@@ -212,8 +229,14 @@ class Parser {
   private terms = 0
   constructor(
     private readonly tokens: ReadonlyArray<Token>,
-    private readonly length: number
+    private readonly length: number,
+    private readonly resolveField: LogFieldResolver | undefined
   ) {}
+
+  private field(name: string, pos: number): string {
+    if (!this.resolveField) return name
+    return this.resolveField(name) ?? fail("INVALID_FIELD", pos)
+  }
 
   private peek(): Token | undefined {
     return this.tokens[this.i]
@@ -302,25 +325,32 @@ class Parser {
         return { kind: "term", field, value: token.value.toLowerCase(), wildcard: false, phrase: true }
       case "field": {
         this.i++
+        const name = this.field(token.name, token.pos)
         const next = this.peek()
         if (next?.t === "phrase") {
           this.i++
           this.count(next.pos)
           return {
             kind: "term",
-            field: token.name,
+            field: name,
             value: next.value.toLowerCase(),
             wildcard: false,
             phrase: true
           }
         }
-        if (next?.t === "(") return this.group(token.name, depth, next.pos)
+        if (next?.t === "(") return this.group(name, depth, next.pos)
         return fail("EMPTY_FIELD_VALUE", token.pos)
       }
       case "word":
         this.i++
         this.count(token.pos)
-        return termOf(token.field ?? field, token.value, token.wild, token.pos)
+        return termOf(
+          token.field === null ? field : this.field(token.field, token.pos),
+          token.value,
+          token.wild,
+          token.cmp,
+          token.pos
+        )
       default:
         return fail("DANGLING_OPERATOR", token.pos)
     }
@@ -328,16 +358,62 @@ class Parser {
 }
 
 /** Parses a query of the supported subset, or fails with a stable syntax code. */
-export const parseLogQuery = (input: string): Effect.Effect<LogQuery, LogQuerySyntaxError> =>
+export const parseLogQuery = (
+  input: string,
+  options: ParseLogQueryOptions = {}
+): Effect.Effect<LogQuery, LogQuerySyntaxError> =>
   Effect.suspend(() => {
     try {
-      return Effect.succeed(new Parser(tokenize(input), input.length).parse())
+      return Effect.succeed(new Parser(tokenize(input), input.length, options.resolveField).parse())
     } catch (e) {
       if (e instanceof Fail)
         return Effect.fail(new LogQuerySyntaxError({ code: e.code, position: e.position }))
       throw e
     }
   })
+
+// ---- Known fields ------------------------------------------------------------------------
+
+/** The fields every log entry has (the wire fields of decision 0002 plus `topic`). */
+export const LOG_WIRE_FIELDS: ReadonlyArray<string> = ["timestamp", "level", "service", "message", "topic"]
+
+const MAX_FIELD_DEPTH = 8
+
+/**
+ * Adds the queryable names of `fields` to `into`: every key, and `a.b` paths into nested objects
+ * (arrays are matched element-wise by their own name, not by index).
+ */
+export const collectLogFieldNames = (
+  fields: { readonly [key: string]: unknown },
+  into: Set<string>
+): void => {
+  const walk = (value: { readonly [key: string]: unknown }, prefix: string, depth: number) => {
+    for (const [key, v] of Object.entries(value)) {
+      const name = prefix === "" ? key : `${prefix}.${key}`
+      into.add(name)
+      if (depth < MAX_FIELD_DEPTH && v !== null && typeof v === "object" && !Array.isArray(v)) {
+        walk(v as { readonly [key: string]: unknown }, name, depth + 1)
+      }
+    }
+  }
+  walk(fields, "", 1)
+}
+
+/**
+ * A resolver over known field names: the exact name, else the only name equal ignoring case
+ * (`Level:ERROR` is `level:ERROR`); unknown or ambiguous names are `undefined`.
+ */
+export const makeLogFieldResolver = (names: Iterable<string>): LogFieldResolver => {
+  const exact = new Set<string>()
+  const folded = new Map<string, string | null>()
+  for (const name of [...LOG_WIRE_FIELDS, ...names]) {
+    exact.add(name)
+    const key = name.toLowerCase()
+    const seen = folded.get(key)
+    folded.set(key, seen === undefined || seen === name ? name : null)
+  }
+  return (field) => (exact.has(field) ? field : (folded.get(field.toLowerCase()) ?? undefined))
+}
 
 // ---- Matching ---------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ export type MysqlRejectionReason =
   | "SELECT_MODIFIER"
   | "RECURSIVE_CTE"
   | "INVALID_LIMIT"
+  | "RESOURCE_LIMIT"
   | "UNSUPPORTED_SYNTAX"
 
 export const MYSQL_REJECTION_REASONS: ReadonlyArray<MysqlRejectionReason> = [
@@ -55,6 +56,7 @@ export const MYSQL_REJECTION_REASONS: ReadonlyArray<MysqlRejectionReason> = [
   "SELECT_MODIFIER",
   "RECURSIVE_CTE",
   "INVALID_LIMIT",
+  "RESOURCE_LIMIT",
   "UNSUPPORTED_SYNTAX"
 ]
 

@@ -17,6 +17,7 @@ export { SAFE_AGGREGATE_FUNCTIONS, SAFE_SCALAR_FUNCTIONS } from "./functions.js"
 export {
   DEFAULT_MAX_ROWS,
   isIssuedMysqlQueryPlan,
+  MAX_GENERATED_LENGTH,
   type MysqlQueryPlan,
   type MysqlQueryRequest,
   type ValidateMysqlQueryOptions,

@@ -166,7 +166,8 @@ interface Scope {
   readonly parent: Scope | undefined
 }
 
-type CteEnv = ReadonlyMap<string, ReadonlyArray<string | null>>
+/** Lower-cased CTE name -> exact name and output columns. */
+type CteEnv = ReadonlyMap<string, { readonly name: string; readonly columns: ReadonlyArray<string | null> }>
 
 interface Ctx {
   readonly datasource: MysqlAllowlist["datasources"][string]
@@ -175,15 +176,27 @@ interface Ctx {
   depth: number
 }
 
-type ClauseMode = "select" | "where" | "group" | "having" | "order"
+/**
+ * Where an expression sits, which decides how select-list aliases may be used:
+ * - `group-item` / `order-item`: the whole GROUP BY / ORDER BY item is one bare name;
+ * - `group` / `order`: inside a GROUP BY / ORDER BY expression, where MySQL/MariaDB bind names to
+ *   table columns (so an alias there could read a hidden column of the same name): rejected;
+ * - `having`: aliases are inlined (their validated expression replaces the name).
+ */
+type ClauseMode = "select" | "where" | "group" | "group-item" | "having" | "order"
 
 interface ExprEnv {
   readonly ctx: Ctx
   readonly scope: Scope
   readonly ctes: CteEnv
   readonly mode: ClauseMode
-  /** Lower-cased select-list alias -> validated expression. */
-  readonly aliases: ReadonlyMap<string, Node>
+  /** Lower-cased select-list alias -> exact alias and validated expression (first one wins). */
+  readonly aliases: ReadonlyMap<string, SelectAlias>
+}
+
+interface SelectAlias {
+  readonly name: string
+  readonly expr: Node
 }
 
 const MAX_DEPTH = 64
@@ -243,7 +256,7 @@ const processWith = (node: Node, ctx: Ctx, outer: Scope | undefined, ctes: CteEn
         reject("UNSUPPORTED_SYNTAX", "unsupported CTE column list")
       cols = names as Array<string>
     }
-    env.set(lower(name!), cols)
+    env.set(lower(name!), { name: name!, columns: cols })
   }
   return env
 }
@@ -317,7 +330,7 @@ const validateSingleSelect = (
   }
 
   const scope: Scope = { sources: [], parent: outer }
-  const env = (mode: ClauseMode, aliases: ReadonlyMap<string, Node> = new Map()): ExprEnv => ({
+  const env = (mode: ClauseMode, aliases: ReadonlyMap<string, SelectAlias> = new Map()): ExprEnv => ({
     ctx,
     scope,
     ctes,
@@ -352,7 +365,7 @@ const validateSingleSelect = (
     reject("UNSUPPORTED_SYNTAX", "empty select list")
   const newColumns: Array<Node> = []
   const outputs: Array<string | null> = []
-  const aliases = new Map<string, Node>()
+  const aliases = new Map<string, SelectAlias>()
   for (const col of node.columns) {
     const e = col?.expr
     if (e?.type === "column_ref" && identValue(e.column) === "*") {
@@ -368,7 +381,8 @@ const validateSingleSelect = (
     const name = selectOutputName(col)
     outputs.push(name)
     const as = identValue(col.as)
-    if (as !== undefined) aliases.set(lower(as), col.expr)
+    // MySQL/MariaDB bind a duplicated alias to its first occurrence.
+    if (as !== undefined && !aliases.has(lower(as))) aliases.set(lower(as), { name: as, expr: col.expr })
   }
   node.columns = newColumns
 
@@ -376,7 +390,9 @@ const validateSingleSelect = (
   if (node.groupby) {
     const gb = node.groupby
     if (Array.isArray(gb.columns))
-      gb.columns = gb.columns.map((c: Node) => walkExpr(c, env("group", aliases)))
+      gb.columns = gb.columns.map((c: Node) =>
+        walkExpr(c, env(bareName(c) !== undefined ? "group-item" : "group", aliases))
+      )
     if (Array.isArray(gb.modifiers)) {
       for (const m of gb.modifiers) {
         if (m !== null && !(m.type === "origin" && lower(String(m.value)) === "with rollup")) {
@@ -392,10 +408,27 @@ const validateSingleSelect = (
     for (const w of node.window.expr) walkWindow(w.as_window_specification, env("where"))
   }
   if (Array.isArray(node.orderby)) {
-    for (const o of node.orderby) o.expr = walkExpr(o.expr, env("order", aliases))
+    for (const o of node.orderby) {
+      // A bare ORDER BY name binds to a select-list alias first; render exactly that alias.
+      const bare = bareName(o.expr)
+      const alias = bare === undefined ? undefined : aliases.get(lower(bare))
+      if (alias !== undefined) o.expr = { type: "column_ref", table: null, column: alias.name }
+      else o.expr = walkExpr(o.expr, env("order", aliases))
+    }
   }
   if (node.limit) limitValues(node.limit)
   return outputs
+}
+
+/** The name when `n` is an unqualified column reference and nothing else (no COLLATE, no options). */
+const bareName = (n: Node): string | undefined => {
+  if (n?.type !== "column_ref" || n.table || n.db || n.schema || n.collate || n.options) return undefined
+  for (const k of Object.keys(n)) {
+    if (!["type", "table", "db", "schema", "column", "collate", "options", "parentheses", "loc"].includes(k))
+      return undefined
+  }
+  const name = identValue(n.column)
+  return name === undefined || name === "*" ? undefined : name
 }
 
 const addFromItem = (item: Node, scope: Scope, ctx: Ctx, outer: Scope | undefined, ctes: CteEnv) => {
@@ -438,11 +471,13 @@ const addFromItem = (item: Node, scope: Scope, ctx: Ctx, outer: Scope | undefine
   if (db === null) {
     const cte = ctes.get(lower(tableName!))
     if (cte) {
-      const name = alias ?? tableName!
+      // Render the CTE's exact spelling so a case-sensitive server cannot bind a real table instead.
+      item.table = cte.name
+      const name = alias ?? cte.name
       pushSource(scope, {
         kind: "derived",
         key: lower(name),
-        columns: cte,
+        columns: cte.columns,
         qualifier: { db: null, table: name }
       })
       return
@@ -561,6 +596,22 @@ const LITERAL_TYPES: ReadonlySet<string> = new Set([
 
 const ORIGIN_KEYWORDS: ReadonlySet<string> = new Set(["both", "leading", "trailing", "from", "for", "in"])
 
+/**
+ * An unquoted number in exponent notation without a decimal point (`1e1`, `2E`) is read by
+ * node-sql-parser as a column name: report a parse problem, not a forbidden column.
+ */
+const EXPONENT_QUIRK = /^[0-9]+e[0-9]*$/i
+
+const qualifierCaseConflict = (env: ExprEnv, found: Scope, qualifier: string): boolean => {
+  // A server with case-sensitive aliases (lower_case_table_names=0) would skip a source whose
+  // spelling differs and bind an exactly spelled one further out: refuse instead of guessing.
+  for (let scope: Scope | undefined = env.scope; scope; scope = scope.parent) {
+    if (scope === found) continue
+    if (scope.sources.some((s) => s.qualifier.table === qualifier)) return true
+  }
+  return false
+}
+
 const resolveColumn = (ref: Node, env: ExprEnv): Node => {
   const column = identValue(ref.column)
   if (column === undefined) reject("UNSUPPORTED_SYNTAX", "unsupported column reference")
@@ -576,14 +627,22 @@ const resolveColumn = (ref: Node, env: ExprEnv): Node => {
       if (!s) continue
       const canonical = sourceHasColumn(s, column!)
       if (!canonical) reject("COLUMN_NOT_ALLOWED", "column is not allowed")
+      if (s.qualifier.table !== qualifier && qualifierCaseConflict(env, scope, qualifier)) {
+        reject("AMBIGUOUS_COLUMN", "table qualifier differs in case from its alias; spell it exactly")
+      }
       if (s.kind === "table") recordColumn(env.ctx, s, canonical!)
+      // Render exactly the qualifier the validator resolved, so the server binds the same source.
+      ref.table = s.qualifier.table
+      if (db !== undefined) {
+        if (ref.db) ref.db = s.qualifier.db
+        else ref.schema = s.qualifier.db
+      }
       return ref
     }
     if (isSystemSchema(qualifier)) reject("SYSTEM_SCHEMA", "system schemas are not allowed")
     return reject("COLUMN_NOT_ALLOWED", "unknown table qualifier")
   }
-  const aliasExpr = env.aliases.get(lower(column!))
-  if (env.mode === "order" && aliasExpr !== undefined) return ref
+  const alias = env.aliases.get(lower(column!))
   const matches = env.scope.sources.filter((s) => sourceHasColumn(s, column!))
   if (matches.length > 1) reject("AMBIGUOUS_COLUMN", "unqualified column matches several tables; qualify it")
   if (matches.length === 1) {
@@ -591,10 +650,23 @@ const resolveColumn = (ref: Node, env: ExprEnv): Node => {
     if (s.kind === "table") recordColumn(env.ctx, s, sourceHasColumn(s, column!)!)
     return ref
   }
-  if ((env.mode === "group" || env.mode === "having") && aliasExpr !== undefined) {
-    // Inline the aliased expression: MySQL resolves GROUP BY/HAVING names against table columns
-    // first, so leaving the alias could bind to a hidden column of the same name.
-    return structuredClone(aliasExpr)
+  if (alias !== undefined) {
+    if (env.mode === "having" || env.mode === "group-item") {
+      // Inline the aliased expression: MySQL resolves GROUP BY/HAVING names against table columns
+      // first, so leaving the alias could bind to a hidden column of the same name.
+      return structuredClone(alias.expr)
+    }
+    if (env.mode === "order" || env.mode === "group") {
+      // Inside an ORDER BY / GROUP BY expression the server binds the name to a table column,
+      // which may be a hidden one (e.g. `ORDER BY secret LIKE 'a%'` with `'x' AS secret`).
+      reject(
+        "COLUMN_NOT_ALLOWED",
+        "a select alias may only be a whole ORDER BY/GROUP BY item; repeat its expression instead"
+      )
+    }
+  }
+  if (EXPONENT_QUIRK.test(column!)) {
+    reject("PARSE_ERROR", "exponent numbers need a decimal point (1.0e1) or must be written in full")
   }
   for (let scope = env.scope.parent; scope; scope = scope.parent) {
     if (scope.sources.some((s) => sourceHasColumn(s, column!))) {
@@ -670,6 +742,12 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
       return n
     }
     if (LITERAL_TYPES.has(n.type)) return n
+    if (n.type === "bigint") {
+      // node-sql-parser's node for long integers and decimals with an exponent (`1.5e3`):
+      // rendered verbatim, so accept only a plain numeric spelling.
+      if (typeof n.value === "string" && BIG_NUMBER.test(n.value)) return n
+      return reject("PARSE_ERROR", "number literal could not be parsed")
+    }
     switch (n.type) {
       case "column_ref":
         return resolveColumn(n, env)
@@ -704,8 +782,9 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
         walkList(n, env)
         return n
       case "function": {
-        checkFunctionName(n, false)
+        const name = checkFunctionName(n, false)
         if (n.args) walkList(n.args, env)
+        checkLengthArgument(name, n.args)
         if (n.over) walkOver(n.over, env)
         if (n.suffix) reject("UNSUPPORTED_SYNTAX", "unsupported function syntax")
         return n
@@ -755,6 +834,24 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
     }
   } finally {
     env.ctx.depth--
+  }
+}
+
+const BIG_NUMBER = /^[0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?$/i
+
+/** Largest length a padding/repeating function may produce (resource abuse guard). */
+export const MAX_GENERATED_LENGTH = 1000
+
+/** Functions whose output size is set by an argument: argument index of that length. */
+const LENGTH_ARGUMENT: Readonly<Record<string, number>> = { LPAD: 1, RPAD: 1, REPEAT: 1, SPACE: 0 }
+
+const checkLengthArgument = (name: string, args: Node) => {
+  const index = LENGTH_ARGUMENT[name]
+  if (index === undefined) return
+  const arg = Array.isArray(args?.value) ? args.value[index] : undefined
+  const value = arg?.type === "number" ? Number(arg.value) : Number.NaN
+  if (!(Number.isFinite(value) && value >= 0 && value <= MAX_GENERATED_LENGTH)) {
+    reject("RESOURCE_LIMIT", `length argument must be a number literal between 0 and ${MAX_GENERATED_LENGTH}`)
   }
 }
 
