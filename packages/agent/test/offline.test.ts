@@ -1,12 +1,24 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { type ChatMessage, type ChatRequest, makeOfflineRuleModel, toolSpecsFor } from "../src/index.js"
+import {
+  dominantPattern,
+  matchRunbook,
+  type PatternHit,
+  salientTerms,
+  stepsOf
+} from "../src/offline/signals.js"
 import { DOCS, knowledgeTool, logsTool } from "./helpers.js"
 
 const model = makeOfflineRuleModel()
 const ask = (request: ChatRequest) => Effect.runSync(model.chat(request))
 const tools = toolSpecsFor([knowledgeTool(DOCS), logsTool([])])
 const mysqlSpec = { name: "query_mysql", description: "read-only SQL", parameters: { type: "object" } }
+
+// ---- a synthetic world: a billing incident described by generic runbooks ------------------------
+
+const Q = "why is the ledger failing?"
+const question: ChatMessage = { role: "user", content: Q }
 
 const toolTurn = (id: string, name: string, args: object, observation: object): ChatMessage[] => [
   { role: "assistant", content: null, toolCalls: [{ id, name, arguments: JSON.stringify(args) }] },
@@ -17,19 +29,161 @@ const toolTurn = (id: string, name: string, args: object, observation: object): 
   }
 ]
 
-const knowledgeObs = {
-  evidence_status: "EVIDENCE_FOUND",
-  evidence: [
-    {
-      document_id: "runbooks/db.md",
-      title: "DB pool",
-      excerpt: "checkout-service logs HikariPool timeouts when the pool is exhausted. More text.",
-      relevance_level: "HIGH"
-    }
-  ]
+const doc = (
+  document_id: string,
+  title: string,
+  section: string,
+  excerpt: string,
+  relevance_level = "HIGH"
+) => ({
+  document_id,
+  source: document_id,
+  title,
+  breadcrumb: section ? `${title} > ${section}` : title,
+  excerpt,
+  relevance_level
+})
+
+const TRIAGE = doc(
+  "ledger-triage.md#quota",
+  "Ledger triage",
+  "Quota errors",
+  'Log signature: `QuotaExceededException: write quota exhausted for tenant`.\nGo to the runbook "Write quota exhaustion".'
+)
+const QUOTA_SYMPTOMS = doc(
+  "write-quota.md#symptoms",
+  "Write quota exhaustion",
+  "Symptoms",
+  "- `QuotaExceededException: write quota exhausted for tenant` in ledger-service.\n- `system_events`: `Throttled tenant` warnings.",
+  "MEDIUM"
+)
+const QUOTA_MITIGATION = doc(
+  "write-quota.md#mitigation",
+  "Write quota exhaustion",
+  "Mitigation",
+  "- Raise the tenant quota temporarily.\n- Pause the bulk import job\n  that floods writes.\n- Shard the hot tenant.\n- Add an alert.\n- Write a postmortem.",
+  "REFERENCE"
+)
+const UNRELATED = doc(
+  "disk.md#symptoms",
+  "Disk pressure",
+  "Symptoms",
+  "- Node low on ephemeral-storage.",
+  "LOW"
+)
+
+const knowledge = (evidence: object[]) => ({
+  evidence_status: evidence.length > 0 ? "EVIDENCE_FOUND" : "NO_EVIDENCE",
+  query: "q",
+  evidence
+})
+
+const pattern = (over: Partial<Record<string, unknown>>) => ({
+  pattern_id: "p1",
+  level: "ERROR",
+  service: "ledger-service",
+  template: "QuotaExceededException: write quota exhausted for tenant <*> (request <*>)",
+  example: "x",
+  count: 40,
+  first_seen: "2026-03-14T09:10:00.000Z",
+  last_seen: "2026-03-14T09:50:00.000Z",
+  ...over
+})
+
+const logs = (topic: string, patterns: object[], service: string | null = "ledger-service") => ({
+  evidence_status: patterns.length > 0 ? "EVIDENCE_FOUND" : "NO_EVIDENCE",
+  scope: {
+    topic,
+    query: "level:ERROR OR level:WARN OR level:FATAL",
+    service,
+    start_time: "a",
+    end_time: "b"
+  },
+  source_kind: "fake",
+  patterns,
+  timeline: []
+})
+
+const firstKnowledge = toolTurn(
+  "offline-call-1",
+  "lookup_knowledge",
+  { query: Q },
+  knowledge([doc("ledger-triage.md#symptoms", "Ledger triage", "Symptoms", "`ledger-service` answers 500.")])
+)
+const appLogs = toolTurn(
+  "offline-call-2",
+  "query_logs",
+  {},
+  logs("application", [
+    pattern({ pattern_id: "pwarn", level: "WARN", count: 400, template: "slow GC pause <*>" }),
+    pattern({ pattern_id: "pquota" }),
+    pattern({
+      pattern_id: "plate",
+      template: "ledger write failed <*>",
+      first_seen: "2026-03-14T09:20:00.000Z"
+    })
+  ])
+)
+const signatureLookup = toolTurn(
+  "offline-call-3",
+  "lookup_knowledge",
+  {},
+  knowledge([TRIAGE, QUOTA_SYMPTOMS, UNRELATED, QUOTA_MITIGATION])
+)
+const eventLogs = toolTurn(
+  "offline-call-4",
+  "query_logs",
+  {},
+  logs(
+    "system_events",
+    [
+      pattern({
+        pattern_id: "pthrottle",
+        level: "WARN",
+        template: "Throttled tenant <*> on ledger-service",
+        count: 12
+      }),
+      pattern({ pattern_id: "pnoise", level: "WARN", template: "image pull backoff <*>", count: 3 })
+    ],
+    null
+  )
+)
+
+const next = (messages: ChatMessage[], offered = tools) => {
+  const r = ask({ purpose: "agent", messages: [question, ...messages], tools: offered })
+  const call = r.message.toolCalls[0]
+  return call ? { name: call.name, id: call.id, args: JSON.parse(call.arguments) } : null
+}
+const draftOf = (messages: ChatMessage[]) => {
+  const r = ask({ purpose: "agent", messages: [question, ...messages] })
+  expect(r.message.toolCalls).toEqual([])
+  return JSON.parse(r.message.content!)
 }
 
-describe("OfflineRuleModel", () => {
+const judgeEvidence = (messages: ChatMessage[]) =>
+  messages
+    .filter((m) => m.role === "tool")
+    .map((m) => {
+      const o = JSON.parse((m as { content: string }).content)
+      return {
+        tool_call_id: o.tool_call_id,
+        tool: o.tool,
+        evidence_status: o.evidence_status,
+        observation: o
+      }
+    })
+const judge = (claims: object[], evidence: object[]) =>
+  JSON.parse(
+    ask({
+      purpose: "semantic_guard",
+      messages: [
+        { role: "system", content: "judge" },
+        { role: "user", content: JSON.stringify({ question: "q", claims, evidence }) }
+      ]
+    }).message.content!
+  ).verdicts.map((v: { verdict: string }) => v.verdict)
+
+describe("OfflineRuleModel: routing", () => {
   it("routes by keywords and reports usage", () => {
     const r = ask({ purpose: "router", messages: [{ role: "user", content: "Why is checkout slow?" }] })
     expect(JSON.parse(r.message.content!)).toEqual({ intent: "diagnosis" })
@@ -38,101 +192,113 @@ describe("OfflineRuleModel", () => {
     const other = ask({ purpose: "router", messages: [{ role: "user", content: "hello, who are you" }] })
     expect(JSON.parse(other.message.content!)).toEqual({ intent: "other" })
   })
+})
 
-  it("plans knowledge first, then logs with terms and a service from question and runbook", () => {
-    const q: ChatMessage = { role: "user", content: "Why is checkout returning 500 errors?" }
-    const first = ask({ purpose: "agent", messages: [q], tools })
-    expect(first.message.toolCalls).toEqual([
-      {
-        id: "offline-call-1",
-        name: "lookup_knowledge",
-        arguments: JSON.stringify({ query: q.content, top_k: 5 })
+describe("OfflineRuleModel: planning", () => {
+  it("asks the knowledge base first, then application errors and warnings of the service the runbooks name", () => {
+    expect(next([])).toEqual({ name: "lookup_knowledge", id: "offline-call-1", args: { query: Q, top_k: 5 } })
+    expect(next(firstKnowledge)).toEqual({
+      name: "query_logs",
+      id: "offline-call-2",
+      args: {
+        topic: "application",
+        query: "level:ERROR OR level:WARN OR level:FATAL",
+        lookback_minutes: 60,
+        service: "ledger-service"
       }
-    ])
-    const second = ask({
-      purpose: "agent",
-      messages: [q, ...toolTurn("offline-call-1", "lookup_knowledge", {}, knowledgeObs)],
-      tools
     })
-    const args = JSON.parse(second.message.toolCalls[0]!.arguments)
-    expect(second.message.toolCalls[0]?.name).toBe("query_logs")
-    expect(second.message.toolCalls[0]?.id).toBe("offline-call-2")
-    expect(args).toMatchObject({ topic: "application", service: "checkout-service", lookback_minutes: 60 })
-    expect(args.query).toContain("500")
-    expect(args.query).toContain("error")
-    expect(args.query).toContain("timeout")
   })
 
-  it("queries slow-query logs and a safe SELECT over the allowlisted tables for order questions", () => {
-    const q: ChatMessage = { role: "user", content: "why are slow queries on the orders table timing out?" }
-    const all = [...tools, mysqlSpec]
-    const logsCall = ask({
-      purpose: "agent",
-      messages: [q, ...toolTurn("offline-call-1", "lookup_knowledge", {}, knowledgeObs)],
-      tools: all
+  it("looks up the dominant pattern's salient terms to find the runbook that explains it", () => {
+    const call = next([...firstKnowledge, ...appLogs])
+    expect(call?.name).toBe("lookup_knowledge")
+    // ERROR beats a louder WARN; of equal ERROR counts the earlier pattern wins; placeholders and
+    // generic words ("for") are dropped
+    expect(call?.args).toEqual({
+      query: "QuotaExceededException write quota exhausted tenant request",
+      top_k: 8
     })
-    expect(JSON.parse(logsCall.message.toolCalls[0]!.arguments)).toMatchObject({
-      topic: "database_slow_query",
-      query: "orders"
+  })
+
+  it("follows a dependency the dominant error names before looking for a runbook", () => {
+    const symptom = toolTurn(
+      "offline-call-2",
+      "query_logs",
+      {},
+      logs("application", [pattern({ template: "call to billing-service timed out after <*>" })])
+    )
+    expect(next([...firstKnowledge, ...symptom])?.args).toMatchObject({
+      topic: "application",
+      service: "billing-service"
     })
-    const history = [
-      q,
-      ...toolTurn("offline-call-1", "lookup_knowledge", {}, knowledgeObs),
+    const dependency = toolTurn(
+      "offline-call-3",
+      "query_logs",
+      {},
+      logs("application", [pattern({ service: "billing-service", pattern_id: "pdep" })], "billing-service")
+    )
+    const call = next([...firstKnowledge, ...symptom, ...dependency])
+    expect(call?.name).toBe("lookup_knowledge")
+    expect(call?.args.query).toContain("QuotaExceededException")
+    // four calls made: time to draft, with the dependency's pattern as the cause
+    const done = [...firstKnowledge, ...symptom, ...dependency, ...signatureLookup.map((m) => m)]
+    const renumbered = JSON.parse(JSON.stringify(done).replaceAll("offline-call-3", "offline-call-X"))
+    expect(next(renumbered)).toBeNull()
+  })
+
+  it("corroborates in the log topic the matched runbook mentions, or with SQL for database signatures", () => {
+    expect(next([...firstKnowledge, ...appLogs, ...signatureLookup])).toEqual({
+      name: "query_logs",
+      id: "offline-call-4",
+      args: {
+        topic: "system_events",
+        query: "level:ERROR OR level:WARN OR level:FATAL",
+        lookback_minutes: 60
+      }
+    })
+    const dbLogs = toolTurn(
+      "offline-call-2",
+      "query_logs",
+      {},
+      logs("application", [
+        pattern({ template: "QuotaExceededException on orders write quota exhausted for tenant <*>" })
+      ])
+    )
+    const sql = next([...firstKnowledge, ...dbLogs, ...signatureLookup], [...tools, mysqlSpec])
+    expect(sql?.name).toBe("query_mysql")
+    expect(sql?.args.datasource).toBe("shop")
+    expect(sql?.args.sql).toMatch(/^SELECT [^;]* FROM orders GROUP BY/)
+    expect(sql?.args.sql).not.toMatch(/password|\*\s+FROM|insert|update|delete/i)
+    // query_mysql only when offered
+    expect(next([...firstKnowledge, ...dbLogs, ...signatureLookup])?.name).toBe("query_logs")
+  })
+
+  it("broadens, then checks system events, then stops when no log shows a problem", () => {
+    const empty = (id: string, topic: string) => toolTurn(id, "query_logs", {}, logs(topic, []))
+    expect(next([...firstKnowledge, ...empty("offline-call-2", "application")])?.args).toEqual({
+      topic: "application",
+      query: "level:ERROR OR level:WARN OR level:FATAL",
+      lookback_minutes: 1440
+    })
+    const twice = [...firstKnowledge, ...empty("offline-call-2", "application")]
+    twice.push(
       ...toolTurn(
-        "offline-call-2",
+        "offline-call-3",
         "query_logs",
-        {},
-        { evidence_status: "EVIDENCE_FOUND", patterns: [{ pattern_id: "p1", count: 3 }] }
+        { topic: "application", query: "x", lookback_minutes: 1440 },
+        logs("application", [])
       )
-    ]
-    const sql = ask({ purpose: "agent", messages: history, tools: all })
-    expect(sql.message.toolCalls[0]?.name).toBe("query_mysql")
-    const { datasource, sql: text } = JSON.parse(sql.message.toolCalls[0]!.arguments)
-    expect(datasource).toBe("shop")
-    expect(text).toMatch(/^SELECT /)
-    expect(text).toContain("FROM orders")
-    expect(text).not.toMatch(/password|\*\s+FROM|insert|update|delete/i)
-  })
-
-  it("drafts citations only to refs it saw, and no positive claims without evidence", () => {
-    const q: ChatMessage = { role: "user", content: "why 500?" }
-    const withEvidence = ask({
-      purpose: "agent",
-      messages: [
-        q,
-        ...toolTurn("offline-call-1", "lookup_knowledge", {}, knowledgeObs),
-        ...toolTurn(
-          "offline-call-2",
-          "query_logs",
-          {},
-          {
-            evidence_status: "NO_EVIDENCE",
-            scope: { topic: "application", query: "x", service: null, start_time: "a", end_time: "b" },
-            patterns: []
-          }
-        )
-      ]
-    })
-    const draft = JSON.parse(withEvidence.message.content!)
-    expect(draft.claims.map((c: any) => c.citations[0])).toEqual([
-      { tool_call_id: "offline-call-1", kind: "document", ref: "runbooks/db.md" },
-      { tool_call_id: "offline-call-2", kind: "no_evidence", ref: "" }
-    ])
-    expect(draft.claims[1].negative).toBe(true)
-
-    const none = ask({
-      purpose: "agent",
-      messages: [
-        q,
-        ...toolTurn(
-          "offline-call-1",
-          "lookup_knowledge",
-          {},
-          { evidence_status: "NO_EVIDENCE", evidence: [] }
-        )
-      ]
-    })
-    expect(JSON.parse(none.message.content!).claims).toEqual([])
+    )
+    expect(next(twice)?.args.topic).toBe("system_events")
+    twice.push(
+      ...toolTurn(
+        "offline-call-4",
+        "query_logs",
+        { topic: "system_events", query: "x" },
+        logs("system_events", [])
+      )
+    )
+    expect(next(twice)).toBeNull()
   })
 
   it("obeys STOP_REQUIRED even when tools are offered", () => {
@@ -147,46 +313,213 @@ describe("OfflineRuleModel", () => {
     expect(r.message.toolCalls).toEqual([])
     expect(JSON.parse(r.message.content!).claims).toEqual([])
   })
+})
+
+describe("OfflineRuleModel: drafting", () => {
+  const history = [...firstKnowledge, ...appLogs, ...signatureLookup, ...eventLogs]
+
+  it("links the dominant pattern to the runbook that explains it, with its corroboration and mitigation", () => {
+    const draft = draftOf(history)
+    expect(draft.summary).toMatch(/^Most likely cause: Write quota exhaustion, affecting ledger-service\./)
+    expect(draft.summary).toContain("40 ERROR log lines from ledger-service")
+    expect(draft.summary).toContain("between 2026-03-14T09:10:00.000Z and 2026-03-14T09:50:00.000Z")
+    expect(draft.summary).toMatch(/corroborated by 12 WARN system_events lines/)
+    expect(draft.claims.map((c: { citations: unknown[] }) => c.citations)).toEqual([
+      [{ tool_call_id: "offline-call-2", kind: "pattern", ref: "pquota" }],
+      [
+        // the specific runbook, which the triage page points to by its title
+        { tool_call_id: "offline-call-3", kind: "document", ref: "write-quota.md#symptoms" },
+        { tool_call_id: "offline-call-3", kind: "document", ref: "ledger-triage.md#quota" }
+      ],
+      [
+        { tool_call_id: "offline-call-4", kind: "pattern", ref: "pthrottle" },
+        { tool_call_id: "offline-call-3", kind: "document", ref: "write-quota.md#symptoms" }
+      ]
+    ])
+    expect(draft.claims[1].text).toMatch(
+      /^Runbook "Write quota exhaustion" \(Symptoms\) describes this log pattern/
+    )
+    // bounded next steps from the runbook's own mitigation section, continuation lines joined
+    expect(draft.next_steps).toEqual([
+      "Raise the tenant quota temporarily.",
+      "Pause the bulk import job that floods writes.",
+      "Shard the hot tenant.",
+      "Add an alert.",
+      "Verify after each change that this log pattern stops growing in ledger-service logs."
+    ])
+    // the deterministic judge finds every ref and every quotation in the cited evidence
+    expect(judge(draft.claims, judgeEvidence(history))).toEqual(["SUPPORTED", "SUPPORTED", "SUPPORTED"])
+  })
+
+  it("reports a lead, not a cause, when no runbook describes the dominant pattern", () => {
+    const unrelated = toolTurn("offline-call-3", "lookup_knowledge", {}, knowledge([UNRELATED]))
+    const draft = draftOf([...firstKnowledge, ...appLogs, ...unrelated])
+    expect(draft.summary).toMatch(/^Most likely lead \(no retrieved runbook explains it\)/)
+    expect(draft.summary).not.toMatch(/Most likely cause/)
+    expect(draft.claims).toHaveLength(1)
+    expect(draft.claims[0].citations).toEqual([
+      { tool_call_id: "offline-call-2", kind: "pattern", ref: "pquota" }
+    ])
+  })
+
+  it("says the runbook has no retrieved mitigation instead of inventing steps", () => {
+    const noMitigation = toolTurn("offline-call-3", "lookup_knowledge", {}, knowledge([QUOTA_SYMPTOMS]))
+    const draft = draftOf([...firstKnowledge, ...appLogs, ...noMitigation])
+    expect(draft.next_steps[0]).toContain('Follow runbook "Write quota exhaustion" (write-quota.md)')
+  })
+
+  it("makes no claim at all when the logs show nothing", () => {
+    const empty = toolTurn("offline-call-2", "query_logs", {}, logs("application", []))
+    const draft = draftOf([...firstKnowledge, ...empty])
+    expect(draft.claims).toEqual([])
+    expect(draft.summary).toBe("The observations contain no evidence that supports a cause.")
+    const none = toolTurn("offline-call-1", "lookup_knowledge", {}, knowledge([]))
+    expect(draftOf(none).claims).toEqual([])
+  })
+
+  it("keeps scoped negative statements next to positive findings", () => {
+    const empty = toolTurn("offline-call-4", "query_logs", {}, logs("system_events", [], null))
+    const draft = draftOf([...firstKnowledge, ...appLogs, ...signatureLookup, ...empty])
+    expect(draft.claims.at(-1)).toEqual({
+      text: 'No system_events logs matched query "level:ERROR OR level:WARN OR level:FATAL" between a and b.',
+      negative: true,
+      citations: [{ tool_call_id: "offline-call-4", kind: "no_evidence", ref: "" }]
+    })
+  })
+
+  it("says what the runbooks say, and no more, when no logs could be read", () => {
+    const draft = draftOf(firstKnowledge)
+    expect(draft.claims).toEqual([
+      {
+        text: 'Runbook "Ledger triage" (HIGH relevance) says: `ledger-service` answers 500.',
+        citations: [{ tool_call_id: "offline-call-1", kind: "document", ref: "ledger-triage.md#symptoms" }]
+      }
+    ])
+    expect(draft.summary).toMatch(/^No logs were read/)
+  })
+
+  it("never quotes SQL text (released text is redacted again), and quotes stay verbatim", () => {
+    const slow = toolTurn(
+      "offline-call-2",
+      "query_logs",
+      {},
+      logs("application", [
+        pattern({
+          template:
+            "# Query_time: <*> Rows_examined: <*> UPDATE invoices SET state = <SQL_LITERAL> WHERE id = <*>"
+        })
+      ])
+    )
+    const draft = draftOf(slow)
+    expect(draft.claims[0].text).toContain(
+      'match "# Query_time: <*> Rows_examined: <*>"… (a write on invoices)'
+    )
+    expect(draft.claims[0].text).not.toMatch(/UPDATE|SET state/)
+    expect(judge(draft.claims, judgeEvidence(slow))).toEqual(["SUPPORTED"])
+  })
+})
+
+describe("OfflineRuleModel: judging", () => {
+  const evidence = [
+    {
+      tool_call_id: "c1",
+      tool: "lookup_knowledge",
+      evidence_status: "EVIDENCE_FOUND",
+      observation: knowledge([QUOTA_SYMPTOMS])
+    },
+    { tool_call_id: "c2", tool: "query_logs", evidence_status: "NO_EVIDENCE", observation: { patterns: [] } }
+  ]
 
   it("judges SUPPORTED only when every cited ref is in the evidence given", () => {
-    const judge = (claims: object[]) =>
-      JSON.parse(
-        ask({
-          purpose: "semantic_guard",
-          messages: [
-            { role: "system", content: "judge" },
-            {
-              role: "user",
-              content: JSON.stringify({
-                question: "q",
-                claims,
-                evidence: [
-                  {
-                    tool_call_id: "c1",
-                    tool: "lookup_knowledge",
-                    evidence_status: "EVIDENCE_FOUND",
-                    observation: knowledgeObs
-                  },
-                  {
-                    tool_call_id: "c2",
-                    tool: "query_logs",
-                    evidence_status: "NO_EVIDENCE",
-                    observation: { patterns: [] }
-                  }
-                ]
-              })
-            }
-          ]
-        }).message.content!
-      ).verdicts.map((v: any) => v.verdict)
     expect(
-      judge([
-        { text: "a", citations: [{ tool_call_id: "c1", kind: "document", ref: "runbooks/db.md" }] },
-        { text: "b", citations: [{ tool_call_id: "c1", kind: "document", ref: "runbooks/nope.md" }] },
-        { text: "c", negative: true, citations: [{ tool_call_id: "c2", kind: "no_evidence", ref: "" }] },
-        { text: "d", citations: [{ tool_call_id: "c2", kind: "no_evidence", ref: "" }] },
-        { text: "e", citations: [] }
-      ])
-    ).toEqual(["SUPPORTED", "UNSUPPORTED", "SUPPORTED", "UNSUPPORTED", "UNSUPPORTED"])
+      judge(
+        [
+          {
+            text: "a",
+            citations: [{ tool_call_id: "c1", kind: "document", ref: "write-quota.md#symptoms" }]
+          },
+          { text: "b", citations: [{ tool_call_id: "c1", kind: "document", ref: "nope.md" }] },
+          { text: "c", negative: true, citations: [{ tool_call_id: "c2", kind: "no_evidence", ref: "" }] },
+          { text: "d", citations: [{ tool_call_id: "c2", kind: "no_evidence", ref: "" }] },
+          { text: "e", citations: [] },
+          { text: "f", citations: [{ tool_call_id: "c9", kind: "document", ref: "write-quota.md#symptoms" }] }
+        ],
+        evidence
+      )
+    ).toEqual(["SUPPORTED", "UNSUPPORTED", "SUPPORTED", "UNSUPPORTED", "UNSUPPORTED", "UNSUPPORTED"])
+  })
+
+  it("judges a quotation that is not in the cited evidence PARTIALLY_SUPPORTED", () => {
+    const cite = [{ tool_call_id: "c1", kind: "document", ref: "write-quota.md#symptoms" }]
+    expect(
+      judge(
+        [
+          { text: 'The runbook says "write quota exhausted for tenant".', citations: cite },
+          { text: 'The runbook says "the database is on fire".', citations: cite },
+          { text: 'Short quotes like "ok" are not checked.', citations: cite }
+        ],
+        evidence
+      )
+    ).toEqual(["SUPPORTED", "PARTIALLY_SUPPORTED", "SUPPORTED"])
+  })
+})
+
+describe("offline signals", () => {
+  const hit = (over: Partial<PatternHit>): PatternHit => ({
+    toolCallId: "c",
+    topic: "application",
+    queriedService: null,
+    patternId: "p",
+    level: "ERROR",
+    service: "s",
+    template: "t",
+    count: 1,
+    firstSeen: "2026-01-01T00:00:00Z",
+    lastSeen: "2026-01-01T00:00:00Z",
+    index: 0,
+    ...over
+  })
+
+  it("extracts salient terms from a log template", () => {
+    expect(
+      salientTerms(
+        "HikariPool-<*> - Connection is not available, request timed out after <*>. (pod=<POD>, db=<HOST>)"
+      )
+    ).toEqual(["HikariPool", "Connection", "not", "available", "request", "timed", "out"])
+    expect(salientTerms("java.lang.OutOfMemoryError: Java heap space <STACK_TRACE>")).toEqual([
+      "OutOfMemoryError",
+      "Java",
+      "heap",
+      "space"
+    ])
+    expect(salientTerms("<*> <IP>")).toEqual([])
+  })
+
+  it("ranks patterns by severity, count, first occurrence", () => {
+    expect(dominantPattern([hit({ level: "INFO", count: 99 })])).toBeNull()
+    expect(
+      dominantPattern([
+        hit({ patternId: "warn", level: "WARN", count: 99 }),
+        hit({ patternId: "late", count: 5, firstSeen: "2026-01-01T00:00:09Z" }),
+        hit({ patternId: "early", count: 5, firstSeen: "2026-01-01T00:00:01Z" })
+      ])?.patternId
+    ).toBe("early")
+  })
+
+  it("matches a runbook only when it mentions enough of the signature", () => {
+    const docs = [QUOTA_SYMPTOMS, UNRELATED].map((d) => ({
+      toolCallId: "c",
+      documentId: d.document_id,
+      runbook: d.document_id.split("#")[0]!,
+      title: d.title,
+      breadcrumb: d.breadcrumb,
+      excerpt: d.excerpt,
+      relevance: d.relevance_level
+    }))
+    expect(matchRunbook(["QuotaExceededException", "quota", "tenant"], docs)?.section.documentId).toBe(
+      "write-quota.md#symptoms"
+    )
+    expect(matchRunbook(["ConnectionResetException", "socket"], docs)).toBeNull()
+    expect(stepsOf("1. one\n2. two\n   more\n\n- three", 2)).toEqual(["one", "two more"])
   })
 })
