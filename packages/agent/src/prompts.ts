@@ -18,9 +18,10 @@ JSON object only:
                             "ref": string}]}],
  "next_steps"?: string[]}
 Cite "document" with an evidence document_id, "pattern" with a pattern_id, "excerpt" with text
-copied verbatim from an observation, "row" with a row index or column=value. Use "no_evidence"
-only for a claim with "negative": true that states what was NOT found in that exact scope
-(topic, query, service, time window), never that a fault does not exist. Every claim needs a
+copied verbatim from an observation's evidence text, "row" with a cell as "rows[i].column=value"
+or "column=value". Use "no_evidence" only for a claim with "negative": true that states what was
+NOT found in that exact scope, naming its topic, query terms, service and time window; never that
+a fault does not exist or that something is healthy. Every claim needs a
 citation. If the evidence does not support a cause, make no positive claims.`
 
 export const SEMANTIC_GUARD_SYSTEM_PROMPT = `You verify a diagnosis draft against the evidence it cites.

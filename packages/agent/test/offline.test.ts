@@ -368,6 +368,32 @@ describe("OfflineRuleModel: drafting", () => {
     expect(draft.next_steps[0]).toContain('Follow runbook "Write quota exhaustion" (write-quota.md)')
   })
 
+  it("cites a SQL result by a named cell (rows[i].column=value), never a bare row index", () => {
+    const sql = toolTurn(
+      "offline-call-4",
+      "query_mysql",
+      {},
+      {
+        evidence_status: "EVIDENCE_FOUND",
+        truncated: false,
+        datasource: "shop",
+        columns: [
+          { name: "status", type: "VARCHAR" },
+          { name: "order_count", type: "BIGINT" }
+        ],
+        rows: [
+          { status: "PENDING", order_count: 412 },
+          { status: "PAID", order_count: 9 }
+        ]
+      }
+    )
+    const draft = draftOf([...firstKnowledge, ...appLogs, ...signatureLookup, ...sql])
+    const rowCitations = draft.claims.flatMap((c: any) => c.citations).filter((c: any) => c.kind === "row")
+    expect(rowCitations).toEqual([
+      { tool_call_id: "offline-call-4", kind: "row", ref: "rows[0].status=PENDING" }
+    ])
+  })
+
   it("makes no claim at all when the logs show nothing", () => {
     const empty = toolTurn("offline-call-2", "query_logs", {}, logs("application", []))
     const draft = draftOf([...firstKnowledge, ...empty])

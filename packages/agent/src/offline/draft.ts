@@ -72,14 +72,18 @@ const rowClaims = (observations: ReadonlyArray<JsonObject>): Claim[] =>
     const id = str(o.tool_call_id)
     if (!id || o.status !== "READY" || o.evidence_status !== "EVIDENCE_FOUND") return []
     if (!Array.isArray(o.rows) || o.rows.length === 0 || !isObject(o.rows[0])) return []
-    const first = Object.entries(o.rows[0])
+    const entries = Object.entries(o.rows[0])
+    const first = entries
       .slice(0, 4)
       .map(([k, v]) => `${k}=${String(v)}`)
       .join(", ")
+    // A row citation names a cell (`rows[i].column=value`); a bare index would prove nothing.
+    const [column, value] = entries[0] ?? []
+    if (column === undefined) return []
     return [
       {
         text: `Context — a read-only query on ${str(o.datasource) ?? "the database"} returned ${o.rows.length} row(s), the first being ${clip(first, 200)}.`,
-        citations: [{ tool_call_id: id, kind: "row", ref: "0" }]
+        citations: [{ tool_call_id: id, kind: "row", ref: `rows[0].${column}=${String(value)}` }]
       }
     ]
   })
