@@ -29,6 +29,54 @@ export interface LogEventObservation {
   readonly message: string
 }
 
+/** Longest `service` an observation carries (after redaction). */
+export const MAX_SERVICE_CHARS = 64
+
+/** Log levels an observation may carry (upper case); anything else becomes `UNKNOWN`. */
+export const LOG_LEVELS: ReadonlySet<string> = new Set([
+  "TRACE",
+  "DEBUG",
+  "FINEST",
+  "FINER",
+  "FINE",
+  "CONFIG",
+  "VERBOSE",
+  "INFO",
+  "INFORMATION",
+  "NOTICE",
+  "DEFAULT",
+  "WARN",
+  "WARNING",
+  "ERROR",
+  "ERR",
+  "SEVERE",
+  "FATAL",
+  "CRITICAL",
+  "CRIT",
+  "ALERT",
+  "EMERG",
+  "EMERGENCY",
+  "PANIC"
+])
+
+/** A raw level trimmed and upper-cased when it is a known level, else `UNKNOWN`. */
+export const normalizeLogLevel = (level: string): string => {
+  const upper = level.trim().toUpperCase()
+  return LOG_LEVELS.has(upper) ? upper : "UNKNOWN"
+}
+
+/**
+ * A raw `service` as the agent may see it: trimmed, redacted like a message (pods, hosts, IPs,
+ * secrets) and cut to {@link MAX_SERVICE_CHARS}.
+ */
+export const sanitizeLogService = (service: string): string => sanitizeService(service).service
+
+const sanitizeService = (raw: string): { service: string; cut: boolean } => {
+  const redacted = redactText(raw.trim())
+  const service = cutText(redacted, MAX_SERVICE_CHARS)
+  return { service, cut: service.length < redacted.length }
+}
+
 /** FNV-1a (32 bit) as 8 hex digits: a short, stable id. */
 const fnv1a = (text: string): string => {
   let hash = 0x811c9dc5
@@ -81,7 +129,8 @@ interface PatternAccumulator {
 
 /**
  * `query_logs` projector: a backend error report fails with `BackendError`; otherwise every
- * message is redacted, entries are aggregated into patterns by level + service + mined template
+ * message is redacted, every `service` redacted and bounded ({@link sanitizeLogService}), every
+ * `level` restricted to {@link LOG_LEVELS} (else `UNKNOWN`), entries are aggregated into patterns by level + service + mined template
  * (count, first/last timestamp, a sanitized example, a stable `pattern_id`), a deterministic
  * timeline sample spans the whole time range, and the actual scope and `source_kind` are
  * recorded. A successful empty result is `NO_EVIDENCE`.
@@ -120,10 +169,19 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
     const services = new Array<string>(n)
     const messages = new Array<string>(n)
     const cache = new Map<string, string>()
+    const serviceCache = new Map<string, string>()
+    let serviceCut = false
     for (let i = 0; i < n; i++) {
       const entry = entries[i]!
-      levels[i] = entry.level.trim().toUpperCase()
-      services[i] = entry.service.trim()
+      levels[i] = normalizeLogLevel(entry.level)
+      let service = serviceCache.get(entry.service)
+      if (service === undefined) {
+        const sanitized = sanitizeService(entry.service)
+        service = sanitized.service
+        if (sanitized.cut) serviceCut = true
+        if (serviceCache.size < 4096) serviceCache.set(entry.service, service)
+      }
+      services[i] = service
       // Repeated messages (health checks, retries) are redacted once per projection.
       const message = entry.message
       let redacted = message.length <= 2048 ? cache.get(message) : undefined
@@ -157,7 +215,7 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
         (a.template < b.template ? -1 : a.template > b.template ? 1 : 0)
     )
 
-    let cut = raw.total_matched > n
+    let cut = raw.total_matched > n || serviceCut
     if (ranked.length > limits.maxPatterns) cut = true
     const usedIds = new Set<string>()
     const patterns: LogPatternObservation[] = ranked.slice(0, limits.maxPatterns).map((group) => {
@@ -197,7 +255,7 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
     const scope = {
       topic: raw.scope.topic,
       query: redactSecrets(raw.scope.query),
-      service: raw.scope.service,
+      service: raw.scope.service === null ? null : sanitizeLogService(raw.scope.service),
       start_time: raw.scope.start_time,
       end_time: raw.scope.end_time
     }

@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { logPatternId, projectLogs, sampleTimeline } from "../src/index.js"
+import { LOG_LEVELS, MAX_SERVICE_CHARS, normalizeLogLevel, sanitizeLogService } from "../src/logs.js"
 import { bytesOf, ok, run } from "./helpers.js"
 import { fillerText, SECRET_SHAPES } from "./secrets.js"
 
@@ -284,5 +285,67 @@ describe("projectLogs", () => {
       ),
       { numRuns: 200 }
     )
+  })
+})
+
+describe("projectLogs: service and level of raw entries", () => {
+  it("levels are upper-cased when known, anything else is UNKNOWN", () => {
+    expect(normalizeLogLevel(" warning ")).toBe("WARNING")
+    expect(normalizeLogLevel("err")).toBe("ERR")
+    expect(normalizeLogLevel("Fine")).toBe("FINE")
+    expect(normalizeLogLevel("INFO\n")).toBe("INFO")
+    for (const bad of ["", "bogus", "ERROR password=hunter2", "<script>", "x".repeat(10000)])
+      expect(normalizeLogLevel(bad), bad.slice(0, 20)).toBe("UNKNOWN")
+    for (const level of LOG_LEVELS) expect(normalizeLogLevel(level.toLowerCase())).toBe(level)
+    const entries = [
+      entry(1, "a", "warning"),
+      entry(2, "b", "Critical"),
+      entry(3, "c", "pod checkout-7d9f8b6c5d-x2k4p died"),
+      entry(4, "d", "z".repeat(5000))
+    ]
+    const p = ok(run(project, request, raw(entries)))
+    const timeline = p.observation.timeline as any[]
+    expect(timeline.map((e) => e.level)).toEqual(["WARNING", "CRITICAL", "UNKNOWN", "UNKNOWN"])
+    const patterns = p.observation.patterns as any[]
+    expect(patterns.map((x) => x.level).sort()).toEqual(["CRITICAL", "UNKNOWN", "UNKNOWN", "WARNING"])
+    expect(JSON.stringify(p.observation)).not.toContain("x2k4p")
+  })
+
+  it("services are redacted like messages and cut to MAX_SERVICE_CHARS (truncated)", () => {
+    expect(sanitizeLogService(" checkout ")).toBe("checkout")
+    expect(sanitizeLogService("orders-api")).toBe("orders-api")
+    expect(sanitizeLogService("checkout-7d9f8b6c5d-x2k4p")).toBe("<POD>")
+    expect(sanitizeLogService("10.0.0.7:8080")).toBe("<IP>")
+    expect(sanitizeLogService("db-primary.prod.example.com")).toBe("<HOST>")
+    expect(sanitizeLogService("api password=hunter2")).toBe("api password=<SECRET>")
+    expect(sanitizeLogService("s".repeat(500))).toHaveLength(MAX_SERVICE_CHARS)
+    const entries = [
+      entry(1, "boom", "ERROR", "checkout-7d9f8b6c5d-x2k4p"),
+      entry(2, "boom", "ERROR", "gke-prod-pool-1-abcd1234-xyz9"),
+      entry(3, "boom", "ERROR", "x".repeat(300))
+    ]
+    const p = ok(run(project, request, raw(entries)))
+    const text = JSON.stringify(p.observation)
+    for (const gone of ["x2k4p", "abcd1234", "x".repeat(MAX_SERVICE_CHARS + 1)])
+      expect(text).not.toContain(gone)
+    const services = (p.observation.timeline as any[]).map((e) => e.service)
+    expect(services).toEqual(["<POD>", "<HOST>", "x".repeat(MAX_SERVICE_CHARS)])
+    for (const pattern of p.observation.patterns as any[])
+      expect(pattern.service.length).toBeLessThanOrEqual(MAX_SERVICE_CHARS)
+    expect(p.truncated).toBe(true)
+    // A short clean service is not a cut.
+    expect(ok(run(project, request, raw([entry(1, "boom")]))).truncated).toBe(false)
+  })
+
+  it("the scope's service is sanitized the same way", () => {
+    const p = ok(
+      run(project, request, {
+        ...raw([entry(1, "boom")]),
+        scope: { ...scope, service: "redis-master-2.cache.svc:6379" }
+      })
+    )
+    expect((p.observation.scope as any).service).toBe("<HOST>")
+    const q = ok(run(project, request, { ...raw([entry(1, "boom")]), scope: { ...scope, service: null } }))
+    expect((q.observation.scope as any).service).toBe(null)
   })
 })

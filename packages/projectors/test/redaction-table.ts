@@ -549,5 +549,227 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "DEBUG payment  retry 2/5 after TimeoutError from upstream payment-gateway",
     gone: [],
     stay: ["DEBUG", "payment", "retry 2/5 after TimeoutError from upstream payment-gateway"]
+  },
+  // ---- review findings: misses -------------------------------------------------------------------
+  {
+    source: "python",
+    line: "redis.exceptions.ConnectionError: Error connecting to redis://:redispass@cache:6379/0",
+    gone: ["redispass", "cache:6379"],
+    stay: ["redis.exceptions.ConnectionError", "Error connecting to redis://"]
+  },
+  {
+    source: "go",
+    line: "accepted connection from ::ffff:192.168.1.10 on [fe80::1%eth0]:8080, upstream [2001:db8::7]:443",
+    gone: ["192.168.1.10", ".168.1.10", "fe80::1", "eth0", "2001:db8::7", ":8080", ":443"],
+    stay: ["accepted connection from", "upstream"]
+  },
+  {
+    source: "java",
+    line: "HikariPool-1 - Exception during pool initialization: Communications link failure, host=db-primary-01 port=3306",
+    gone: ["db-primary-01"],
+    stay: ["HikariPool-1", "Exception during pool initialization", "port=3306"]
+  },
+  {
+    source: "go",
+    line: "dial tcp: lookup redis-cache.prod:6379: no such host; fallback rabbitmq:5672 refused",
+    gone: ["redis-cache.prod", "rabbitmq:5672"],
+    stay: ["dial tcp: lookup", "no such host", "refused"]
+  },
+  {
+    source: "java",
+    line: "java.sql.SQLTransientConnectionException: HikariPool-1 - Connection is not available; SOURCE_HOST='db-primary.prod.acme' and com.zaxxer.hikari.pool.HikariPool gave up",
+    gone: ["db-primary.prod.acme"],
+    stay: ["java.sql.SQLTransientConnectionException", "HikariPool-1", "com.zaxxer.hikari.pool.HikariPool"]
+  },
+  {
+    source: "generic",
+    line: "replica lag on db-primary.prod.acme is 12s",
+    gone: ["db-primary.prod.acme"],
+    stay: ["replica lag on", "is 12s"]
+  },
+  {
+    source: "k8s",
+    line: "Warning  NodeNotReady  node gke-prod-pool-1-abcd1234-xyz9 status is now: NodeNotReady",
+    gone: ["gke-prod-pool-1-abcd1234-xyz9", "abcd1234"],
+    stay: ["NodeNotReady", "status is now"]
+  },
+  {
+    source: "k8s",
+    line: "Evicting pods from ip-10-1-2-3 and ip-10-1-2-4.ec2.internal (drain)",
+    gone: ["ip-10-1-2-3", "10-1-2-3", "ip-10-1-2-4.ec2.internal"],
+    stay: ["Evicting pods from", "(drain)"]
+  },
+  {
+    source: "go",
+    line: '{"level":"warn","msg":"peer unreachable","server_name":"db-primary-01","remote_addr":"peer-7","db":"orders"}',
+    gone: ["db-primary-01", "peer-7"],
+    stay: ['"level":"warn"', "peer unreachable", '"db":"orders"']
+  },
+  {
+    source: "generic",
+    line: "connection to db-primary-01 refused, retry 3 from worker-3 in region eu-west-1",
+    gone: ["db-primary-01", "worker-3"],
+    stay: ["connection to", "refused, retry 3", "region eu-west-1"]
+  },
+  {
+    source: "k8s",
+    line: "Warning  BackOff  pod/mysql-0  Back-off restarting failed container mysql in pod mysql-0",
+    gone: ["mysql-0"],
+    stay: ["BackOff", "Back-off restarting failed container mysql"]
+  },
+  {
+    source: "k8s",
+    line: 'level=error msg="readiness failed" pod=redis-master-2 namespace=cache kubernetes.pod_name=redis-master-2',
+    gone: ["redis-master-2"],
+    stay: ["readiness failed", "namespace=cache"]
+  },
+  {
+    source: "k8s",
+    line: "Normal  SuccessfulCreate  Created pod: batch-job-xkcdq; Pod batch-job-xkcdq container worker of pod batch-job-xkcdq OOMKilled",
+    gone: ["batch-job-xkcdq", "xkcdq"],
+    stay: ["SuccessfulCreate", "Created pod", "container worker of pod", "OOMKilled"]
+  },
+  {
+    source: "k8s",
+    line: 'Normal  SandboxChanged  Pod sandbox changed, it will be killed and re-created. {"pod_name": "orders-api-0"}',
+    gone: ["orders-api-0"],
+    stay: ["Pod sandbox changed, it will be killed and re-created."]
+  },
+  {
+    source: "kernel",
+    line: "Out of memory: Kill process 1234 (java) score 912 or sacrifice child\nKilled process 4411 (java) total-vm:8765098kB, anon-rss:4098760kB\noom-kill:constraint=CONSTRAINT_MEMCG,task=java,pid=1234,uid=1000",
+    gone: ["1234", "4411"],
+    stay: ["Out of memory: Kill process", "Killed process", "(java)", "oom-kill:constraint=CONSTRAINT_MEMCG"]
+  },
+  {
+    source: "cli",
+    line: "exec: /usr/bin/backup --password hunter2 --user backup; retry with --password=hunter3 --verbose",
+    gone: ["hunter2", "hunter3"],
+    stay: ["--password", "--user backup", "--verbose"]
+  },
+  {
+    source: "cli",
+    line: "running mysqldump -h db -u root -pS3cretPw orders > /backup/orders.sql",
+    gone: ["S3cretPw"],
+    stay: ["mysqldump", "-u root", "orders"]
+  },
+  {
+    source: "cli",
+    line: "JAVA_OPTS=-Dspring.datasource.password=Spr1ngPw -Dspring.datasource.hikari.connection-timeout=30000 curl --api-key abcKEY123",
+    gone: ["Spr1ngPw", "abcKEY123"],
+    stay: ["spring.datasource.hikari.connection-timeout=30000", "curl --api-key"]
+  },
+  {
+    source: "generic",
+    line: "Password hunter2 rejected for admin; the password was Winter2024! (policy: min 12 chars)",
+    gone: ["hunter2", "Winter2024!"],
+    stay: ["rejected for admin", "the password was", "policy: min 12 chars"]
+  },
+  {
+    source: "generic",
+    line: "password reset link sent; wrong password 3 times; token: abc",
+    gone: ["abc"],
+    stay: ["password reset link sent", "wrong password 3 times", "token: "]
+  },
+  {
+    source: "azure",
+    line: "Storage init failed: DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA+/==;EndpointSuffix=core.windows.net",
+    gone: ["Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA+/=="],
+    stay: ["Storage init failed", "DefaultEndpointsProtocol=https", "AccountName=acmelogs"]
+  },
+  {
+    source: "azure",
+    line: "SAS rejected: BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-01-01&sig=aBcD%2BeFgH%3D",
+    gone: ["aBcD%2BeFgH%3D", "srt=sco", "acme.blob.core.windows.net"],
+    stay: ["SAS rejected", "SharedAccessSignature="]
+  },
+  {
+    source: "node",
+    line: "sendgrid: 401 for key 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; twilio key SK2b5f8a9c0d1e2f3a4b5c6d7e8f9a0b1c",
+    gone: [
+      "SG.ngeVfQFYQlKU0ufo8x5d1A",
+      "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr",
+      "SK2b5f8a9c0d1e2f3a4b5c6d7e8f9a0b1c"
+    ],
+    stay: ["sendgrid: 401 for key", "twilio key"]
+  },
+  {
+    source: "node",
+    line: "alert post failed: https://hooks.slack.com/services/T0123ABCD/B0456EFGH/xYzAbCdEfGhIjKlMnOpQrStU returned 404",
+    gone: ["T0123ABCD", "B0456EFGH", "xYzAbCdEfGhIjKlMnOpQrStU"],
+    stay: ["alert post failed", "returned 404"]
+  },
+  {
+    source: "node",
+    line: "publish failed with npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 and glpat-Zx9Yw8Vu7Ts6Rq5Po4Nm",
+    gone: ["npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "glpat-Zx9Yw8Vu7Ts6Rq5Po4Nm"],
+    stay: ["publish failed with"]
+  },
+  {
+    source: "go",
+    line: "datadog agent: forwarder 403, dd_api_key=0f1e2d3c4b5a69788796a5b4c3d2e1f0 DD_APP_KEY: 9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b",
+    gone: ["0f1e2d3c4b5a69788796a5b4c3d2e1f0", "9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b"],
+    stay: ["datadog agent: forwarder 403"]
+  },
+  // ---- review findings: over-redaction ------------------------------------------------------------
+  {
+    source: "generic",
+    line: "Log signature: `java.lang.OutOfMemoryError: Java heap space` seen 14 times",
+    gone: [],
+    stay: ["Log signature: `java.lang.OutOfMemoryError: Java heap space`", "seen 14 times"]
+  },
+  {
+    source: "generic",
+    line: "auth: failed for user admin; session: expired",
+    gone: [],
+    stay: ["auth: failed for user admin", "session: expired"]
+  },
+  {
+    source: "generic",
+    line: 'loaded credentials: {"user": "svc_backup", "secret": "Qm9vbXNoYWth"} from vault',
+    gone: ["svc_backup", "Qm9vbXNoYWth"],
+    stay: ['credentials: {"user": "', '", "secret": "', '"} from vault']
+  },
+  {
+    source: "generic",
+    line: "config reload: where retries = 3 and timeout = 30s; please select an option from the menu",
+    gone: [],
+    stay: ["where retries = 3 and timeout = 30s", "please select an option from the menu"]
+  },
+  {
+    source: "python",
+    line: "celery.worker: task failed: redis.exceptions.TimeoutError: Timeout reading from socket; kombu.connection retrying",
+    gone: [],
+    stay: [
+      "celery.worker",
+      "redis.exceptions.TimeoutError",
+      "Timeout reading from socket",
+      "kombu.connection"
+    ]
+  },
+  {
+    source: "go",
+    line: "caller=server.go:87 image=inventory:1.4.2 retry-after:30 status:200 node v18.2.0 from upstream payment-gateway",
+    gone: [],
+    stay: [
+      "server.go:87",
+      "inventory:1.4.2",
+      "retry-after:30",
+      "status:200",
+      "node v18.2.0",
+      "payment-gateway"
+    ]
+  },
+  {
+    source: "mysql",
+    line: "ERROR 1045 (28000): Access denied for user 'app'@'%' (using password: NO)",
+    gone: [],
+    stay: ["Access denied for user", "(using password: NO)"]
+  },
+  {
+    source: "generic",
+    line: "Failed password for invalid user admin; password policy v2 applied",
+    gone: [],
+    stay: ["Failed password for invalid user admin", "password policy v2 applied"]
   }
 ]

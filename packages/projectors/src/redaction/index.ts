@@ -3,6 +3,7 @@ import { isSensitiveName } from "./names.js"
 import {
   redactAuthAndEntropy,
   redactEmails,
+  redactFlagsAndProse,
   redactHosts,
   redactIps,
   redactKeyValues,
@@ -20,8 +21,9 @@ export type { Placeholder } from "./rules.js"
 export { PLACEHOLDERS } from "./rules.js"
 
 /**
- * Secrets only: private keys, credentials in URLs, JWTs, cloud/SaaS key shapes, `key=value` /
- * JSON-field secrets, bearer/basic auth and high-entropy values after a secret key word.
+ * Secrets only: private keys, credentials in URLs, JWTs, cloud/SaaS key shapes and webhook URLs,
+ * `key=value` / JSON-field secrets, secret CLI flags (`--password x`, mysql `-px`), passwords in
+ * prose, bearer/basic auth and high-entropy values after a secret key word.
  * Leaves hosts, IPs and identifiers alone (used for document sources and titles).
  */
 export const redactSecrets = (text: string): string => {
@@ -30,6 +32,7 @@ export const redactSecrets = (text: string): string => {
   out = redactUrlCredentials(out)
   out = redactTokenShapes(out)
   out = redactKeyValues(out)
+  out = redactFlagsAndProse(out)
   out = redactAuthAndEntropy(out)
   return out
 }
@@ -47,6 +50,7 @@ export const redactText = (text: string): string => {
   out = redactUrlCredentials(out)
   out = redactTokenShapes(out)
   out = redactKeyValues(out)
+  out = redactFlagsAndProse(out)
   out = redactAuthAndEntropy(out)
   out = redactSqlLiterals(out)
   out = redactEmails(out)

@@ -74,7 +74,9 @@ export const redactStackTraces = (text: string): string => {
 
 // ---- credentials in URLs ------------------------------------------------------------------
 
-const URL_CREDENTIALS_RE = /\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\/)[^\s/@:]{1,256}(?::[^\s@]{0,256})?@/g
+/** `scheme://user:pass@`, `scheme://user@` and `scheme://:pass@` (empty user, as in Redis URLs). */
+const URL_CREDENTIALS_RE =
+  /\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\/)(?:[^\s/@:]{1,256}(?::[^\s@]{0,256})?|:[^\s@]{1,256})@/g
 
 export const redactUrlCredentials = (text: string): string =>
   text.includes("://") ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`) : text
@@ -102,16 +104,25 @@ const KNOWN_TOKEN_RE = new RegExp(
     // OpenAI / Anthropic style keys
     "\\bsk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,255}",
     // npm tokens
-    "\\bnpm_[A-Za-z0-9]{30,255}"
+    "\\bnpm_[A-Za-z0-9]{30,255}",
+    // SendGrid
+    "\\bSG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}",
+    // Twilio API key SIDs
+    "\\bSK[0-9a-fA-F]{32}\\b"
   ].join("|"),
   "g"
 )
 const KNOWN_TOKEN_HINT_RE =
-  /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[posur]_|github_pat_|glpat-|xox|_live_|_test_|AIza|sk-|npm_/
+  /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[posur]_|github_pat_|glpat-|xox|_live_|_test_|AIza|sk-|npm_|SG\.|SK[0-9a-fA-F]{32}/
+
+/** Incoming-webhook URLs whose path is the credential (Slack, Discord). */
+const WEBHOOK_RE =
+  /(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9_/-]{8,300}/g
 
 export const redactTokenShapes = (text: string): string => {
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
+  if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
   if (KNOWN_TOKEN_HINT_RE.test(out)) out = out.replace(KNOWN_TOKEN_RE, P.secret)
   return out
 }
@@ -120,10 +131,20 @@ export const redactTokenShapes = (text: string): string => {
 
 /** Key words that make the value of a `key=value` / `key: value` / JSON field secret. */
 const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$/i
+  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$/i
+
+/**
+ * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
+ * secret keys (`signature`, `auth`, `credentials`, `session`, ...) also name things in prose
+ * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
+ */
+const UNAMBIGUOUS_KEY_RE =
+  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|cookie|^pass$|[_.-]pass$/i
 
 /** Header-like keys whose value runs to the end of the line (several `; `-separated parts). */
 const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$|^(?:proxy-)?authori[sz]ation$/i
+/** Connection-string keys whose value runs to the next `;` (it contains `&` and `=`). */
+const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
 
 /**
  * `key` (optionally quoted, optionally JSON-escaped) then `=` or `:`; the value is scanned by
@@ -150,8 +171,14 @@ const PLACEHOLDER_START_RE = /^<[A-Z_]{2,20}>/
 
 const AUTH_SCHEME_RE = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|ApiKey)[ \t]+/i
 
-/** End index of the secret value starting at `start`, or `start` when there is none. */
-const valueEnd = (text: string, start: number, wholeLine: boolean): { from: number; to: number } => {
+type ValueMode = "token" | "line" | "segment"
+
+/** The secret value starting at `start` (`from === to` when there is none). */
+const valueEnd = (
+  text: string,
+  start: number,
+  mode: ValueMode
+): { from: number; to: number; scheme: boolean } => {
   const n = text.length
   let i = start
   const first = text.charCodeAt(i)
@@ -159,14 +186,15 @@ const valueEnd = (text: string, start: number, wholeLine: boolean): { from: numb
     first === 34 ||
     first === 39 ||
     (first === 92 && (text.charCodeAt(i + 1) === 34 || text.charCodeAt(i + 1) === 39))
-  if (wholeLine && !quoted) {
+  if (mode !== "token" && !quoted) {
     let j = i
     while (j < n) {
       const c = text.charCodeAt(j)
       if (c === 10 || c === 13 || c === 34 || c === 92) break
+      if (mode === "segment" && (c === 59 || c === 32 || c === 9 || c === 39)) break
       j++
     }
-    return { from: i, to: j }
+    return { from: i, to: j, scheme: false }
   }
   // Quoted value, possibly JSON-escaped (\"...\").
   let quote = -1
@@ -178,7 +206,7 @@ const valueEnd = (text: string, start: number, wholeLine: boolean): { from: numb
       if (text.charCodeAt(j) === 10) break
       j++
     }
-    return { from: i, to: j }
+    return { from: i, to: j, scheme: false }
   }
   const c0 = text.charCodeAt(i)
   if (c0 === 34 || c0 === 39) {
@@ -191,15 +219,71 @@ const valueEnd = (text: string, start: number, wholeLine: boolean): { from: numb
       if (c === 92) j++
       j++
     }
-    return { from: i, to: Math.min(j, n) }
+    return { from: i, to: Math.min(j, n), scheme: false }
   }
   // Unquoted: an optional auth scheme word, then one token.
   const scheme = AUTH_SCHEME_RE.exec(text.slice(i, i + 24))
   if (scheme) i += scheme[0].length
   let j = i
   while (j < n && !isValueStop(text.charCodeAt(j))) j++
-  return { from: i, to: j }
+  return { from: i, to: j, scheme: scheme !== null }
 }
+
+/** `pkg.sub.ClassName` or `SomethingError` / `SomethingException`: a class, not a secret. */
+const CLASS_NAME_RE =
+  /^(?:[A-Za-z_$][\w$]{0,100}\.){1,20}[A-Z][\w$]{0,100}$|^[A-Z]\w{0,100}(?:Error|Exception|Failure|Fault)$/
+/** A plain word: lower case, Capitalized or UPPER case letters only. */
+const WORD_RE = /^(?:[A-Z]?[a-z]+|[A-Z]+)$/
+/** Prose: letters-only words separated by spaces and light punctuation. */
+const PHRASE_RE = /^[A-Za-z]+(?:[ \t,.;:!?'-]{1,4}[A-Za-z]+){1,50}[ \t.,!?]{0,3}$/
+
+/**
+ * Whether the value after an ambiguous secret key word looks like a token: not in backticks,
+ * not an object/array, not a class name, not a plain word shorter than 12 letters (or any
+ * dictionary-shaped word), not a phrase of words.
+ */
+const looksLikeToken = (value: string): boolean => {
+  if (value.length === 0) return false
+  const c = value.charCodeAt(0)
+  if (c === 96 /* ` */ || c === 123 /* { */ || c === 91 /* [ */) return false
+  if (/^[A-Za-z]+$/.test(value)) return value.length >= 12 && !WORD_RE.test(value)
+  if (value.length <= 300 && (CLASS_NAME_RE.test(value) || PHRASE_RE.test(value))) return false
+  return true
+}
+
+/** End (exclusive) of the `{...}` / `[...]` block starting at `start`, or -1 (bounded scan). */
+const blockEnd = (text: string, start: number, max: number): number => {
+  let depth = 0
+  let quote = -1
+  const end = Math.min(text.length, start + max)
+  for (let j = start; j < end; j++) {
+    const c = text.charCodeAt(j)
+    if (quote !== -1) {
+      if (c === 92) j++
+      else if (c === quote) quote = -1
+      continue
+    }
+    if (c === 34 || c === 39) quote = c
+    else if (c === 123 || c === 91) depth++
+    else if (c === 125 || c === 93) {
+      depth--
+      if (depth === 0) return j + 1
+    }
+  }
+  return -1
+}
+
+/** Every scalar value inside an object after a secret key (`credentials: {"user": "x"}`). */
+const INNER_VALUE_RE =
+  /(["']?[\w.-]{1,64}["']?[ \t]*[:=][ \t]*)(?:"(?:[^"\\\r\n]|\\.){0,4096}"|'(?:[^'\\\r\n]|\\.){0,4096}'|(?![<{[])[^\s,;}\]"']{1,4096})/g
+
+const redactInnerValues = (block: string): string =>
+  block.replace(INNER_VALUE_RE, (whole, head: string) => {
+    const value = whole.slice(head.length)
+    if (PLACEHOLDER_START_RE.test(value) || PLACEHOLDER_START_RE.test(value.slice(1))) return whole
+    const q = value.charCodeAt(0)
+    return q === 34 || q === 39 ? `${head}${value[0]}${P.secret}${value[0]}` : `${head}${P.secret}`
+  })
 
 /** Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check). */
 const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|session|cookie|bearer|sig|otp|pin/i
@@ -209,19 +293,105 @@ export const redactKeyValues = (text: string): string => {
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
+  // Characters the object scans below may read in total: keeps the pass linear.
+  let blockBudget = 65536 + 2 * text.length
   let m: RegExpExecArray | null = KEY_SEP_RE.exec(text)
   while (m !== null) {
     const key = m[1]!
     const sepEnd = m.index + m[0].length
     if (SECRET_KEY_RE.test(key)) {
-      const { from, to } = valueEnd(text, sepEnd, WHOLE_LINE_KEY_RE.test(key))
-      if (to > from && !PLACEHOLDER_START_RE.test(text.slice(from, from + 24))) {
-        out += text.slice(last, from) + P.secret
-        last = to
-        KEY_SEP_RE.lastIndex = Math.max(to, sepEnd)
+      const open = text.charCodeAt(sepEnd)
+      if (open === 123 || open === 91) {
+        // An object / array of credentials: redact its values, keep its structure.
+        const max = Math.min(8192, blockBudget)
+        const end = blockEnd(text, sepEnd, max)
+        blockBudget -= end > sepEnd ? end - sepEnd : max
+        if (end > sepEnd) {
+          const block = text.slice(sepEnd, end)
+          const redacted = redactInnerValues(block)
+          if (redacted !== block) {
+            out += text.slice(last, sepEnd) + redacted
+            last = end
+          }
+          KEY_SEP_RE.lastIndex = end
+        }
+      } else {
+        const mode: ValueMode = WHOLE_LINE_KEY_RE.test(key)
+          ? "line"
+          : SEGMENT_KEY_RE.test(key)
+            ? "segment"
+            : "token"
+        const { from, to, scheme } = valueEnd(text, sepEnd, mode)
+        const value = text.slice(from, to)
+        const secret =
+          to > from &&
+          !PLACEHOLDER_START_RE.test(value) &&
+          (scheme || UNAMBIGUOUS_KEY_RE.test(key) || AUTH_SCHEME_RE.test(value) || looksLikeToken(value)) &&
+          // `Access denied ... (using password: YES)` says whether a password was sent.
+          !((value === "YES" || value === "NO") && text.slice(Math.max(0, m.index - 6), m.index) === "using ")
+        if (secret) {
+          out += text.slice(last, from) + P.secret
+          last = to
+          KEY_SEP_RE.lastIndex = Math.max(to, sepEnd)
+        }
       }
     }
     m = KEY_SEP_RE.exec(text)
+  }
+  return last === 0 ? text : out + text.slice(last)
+}
+
+// ---- secrets as command-line flags and in prose -------------------------------------------------
+
+/**
+ * `--password hunter2`, `--password=hunter2`, `-Dspring.datasource.password=x`, `--api-key K`:
+ * a flag whose name ends with a secret key word, then `=` or spaces and a value that is not
+ * another flag.
+ */
+const FLAG_RE =
+  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(=|[ \t]+)(?![-<\s])/gi
+
+/** The mysql client family, whose `-p<password>` (no space) carries the password. */
+const MYSQL_CMD_RE =
+  /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlshow|mariadb|mariadb-dump)(?:\.exe)?[ \t][^\r\n]{0,4000}/g
+const MYSQL_P_RE = /(?<=[ \t])-p(?:'[^'\r\n]{0,256}'|"[^"\r\n]{0,256}"|(?![<\s'"])[^\s'"]{1,256})/g
+
+/** `password hunter2 rejected`, `the password was Winter2024!` (a value with a digit or symbol). */
+const PROSE_PASSWORD_RE =
+  /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?=([^\s<`'"]{4,256}))\3/gi
+
+export const redactFlagsAndProse = (text: string): string => {
+  let out = text
+  if (/(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
+  if (/mysql|mariadb/.test(out)) {
+    out = out.replace(MYSQL_CMD_RE, (command) => command.replace(MYSQL_P_RE, `-p${P.secret}`))
+  }
+  if (/passw|passphrase|pwd/i.test(out)) {
+    out = out.replace(PROSE_PASSWORD_RE, (whole, key: string, sep: string, raw: string) => {
+      const value = raw.replace(/[.,;:)\]}]+$/, "")
+      if (value.length < 4 || /^[A-Za-z]+$/.test(value) || CLASS_NAME_RE.test(value)) return whole
+      return `${key}${sep}${P.secret}${raw.slice(value.length)}`
+    })
+  }
+  return out
+}
+
+const redactFlags = (text: string): string => {
+  FLAG_RE.lastIndex = 0
+  let out = ""
+  let last = 0
+  let m: RegExpExecArray | null = FLAG_RE.exec(text)
+  while (m !== null) {
+    const start = m.index + m[0].length
+    const { from, to, scheme } = valueEnd(text, start, "token")
+    const value = text.slice(from, to)
+    const unambiguous = !/(?:credentials?|auth)$/i.test(m[1]!)
+    if (to > from && !PLACEHOLDER_START_RE.test(value) && (unambiguous || scheme || looksLikeToken(value))) {
+      out += text.slice(last, from) + P.secret
+      last = to
+      FLAG_RE.lastIndex = to
+    }
+    m = FLAG_RE.exec(text)
   }
   return last === 0 ? text : out + text.slice(last)
 }
@@ -315,17 +485,25 @@ const redactLongValues = (text: string): string => {
 
 // ---- SQL literals -----------------------------------------------------------------------------
 
-/** Start of SQL-looking text. */
-const SQL_START_RE =
-  /\b(?:select\s[^;\r\n]{0,400}?\bfrom\s|insert\s+(?:ignore\s+)?into\s|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s|replace\s+into\s|call\s+[\w`.]{1,128}\s*\(|(?:where|having)\s+[\w`."]{1,128}\s*(?:=|<>|!=|<=|>=|<|>|\s+like\s|\s+in\s*\(|\s+between\s))/i
+/**
+ * Start of SQL-looking text: a statement keyword with its structure (`SELECT ... FROM`,
+ * `INSERT INTO t`, `UPDATE t SET`, `DELETE FROM t`, `REPLACE INTO`, `CALL p(`). Lower-case
+ * `select` counts only with a column list (`select id, name from users`), so prose such as
+ * "select an option from the menu" or "where retries = 3" is not SQL.
+ */
+const SQL_START_CI_RE =
+  /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?(?:\s*,\s*[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?){0,50})\s+from\s+[\w`"]|insert\s+(?:ignore\s+)?into\s+[\w`."]|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s+[\w`."]|replace\s+into\s+[\w`."]|call\s+[\w`.]{1,128}\s*\()/i
+const SQL_START_UPPER_RE = /\bSELECT\s[^;\r\n]{0,400}?\bFROM\s/
 const SQL_LITERAL_RE =
   /'(?:[^'\\\r\n]|\\.|''){0,10000}'|"(?:[^"\\\r\n]|\\.|""){0,10000}"|(?<![\w$.])-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$])/g
 
 export const redactSqlLiterals = (text: string): string => {
-  const m = SQL_START_RE.exec(text)
-  if (m === null) return text
-  const head = text.slice(0, m.index)
-  return head + text.slice(m.index).replace(SQL_LITERAL_RE, P.sqlLiteral)
+  if (!/select|insert|update|delete|replace|call/i.test(text)) return text
+  const a = SQL_START_CI_RE.exec(text)
+  const b = SQL_START_UPPER_RE.exec(text)
+  const start = Math.min(a?.index ?? Number.POSITIVE_INFINITY, b?.index ?? Number.POSITIVE_INFINITY)
+  if (start === Number.POSITIVE_INFINITY) return text
+  return text.slice(0, start) + text.slice(start).replace(SQL_LITERAL_RE, P.sqlLiteral)
 }
 
 // ---- network identities -----------------------------------------------------------------------
@@ -338,8 +516,13 @@ export const redactEmails = (text: string): string =>
 
 const H4 = "[0-9a-fA-F]{1,4}"
 const IPV4 = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(?:\\.(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}"
+/**
+ * IPv6 in full, compressed (`::`) and IPv4-embedded forms (`::ffff:192.168.1.10`,
+ * `64:ff9b::10.0.0.1`), with a zone (`%eth0`) and in brackets with a port (`[fe80::1%eth0]:8080`).
+ * After `::` the IPv4-embedded tail is tried first, so the address is taken whole.
+ */
 const IPV6_RE = new RegExp(
-  `\\[?(?<![\\w:.])(?:(?:${H4}:){7}${H4}|(?:${H4}(?::${H4}){0,6})?::(?:${H4}(?::${H4}){0,6})?(?::${IPV4})?|(?:${H4}:){6}${IPV4})(?:%[\\w.]{1,16})?(?![\\w:])(?:\\](?::\\d{1,5})?)?`,
+  `\\[?(?<![\\w:.])(?:(?:${H4}:){7}${H4}|(?:${H4}(?::${H4}){0,6})?::(?:(?:${H4}:){0,5}${IPV4}|${H4}(?::${H4}){0,6})?|(?:${H4}:){6}${IPV4})(?:%[\\w.]{1,16})?(?![\\w:]|\\.\\d)(?:\\](?::\\d{1,5})?)?`,
   "g"
 )
 const IPV4_RE = new RegExp(`(?<![\\w.])${IPV4}(?::\\d{1,5})?(?![\\w]|\\.\\d)`, "g")
@@ -354,8 +537,33 @@ export const redactIps = (text: string): string => {
 }
 
 /**
- * Kubernetes pod names of Deployments (`name-<replicaset hash>-<5>`) and of DaemonSets / Jobs
- * (`name-<5>`); the generated parts use the Kubernetes safe alphabet (no vowels, no 0/1/3).
+ * Like `text.replace(re, fn)` for a global `re`, but a declined match (`fn` returns null) does
+ * not consume its text: the search resumes one character after its start, so `db host=x`
+ * still finds `host=x` after declining `db host`.
+ */
+const replaceOrResume = (re: RegExp, text: string, fn: (m: RegExpExecArray) => string | null): string => {
+  re.lastIndex = 0
+  let out = ""
+  let last = 0
+  let changed = false
+  let m: RegExpExecArray | null = re.exec(text)
+  while (m !== null) {
+    const replacement = fn(m)
+    if (replacement === null) re.lastIndex = m.index + 1
+    else {
+      out += text.slice(last, m.index) + replacement
+      last = m.index + m[0].length
+      changed = true
+    }
+    m = re.exec(text)
+  }
+  return changed ? out + text.slice(last) : text
+}
+
+/**
+ * Kubernetes pod names by shape, only where the shape is unambiguous: Deployments
+ * (`name-<replicaset hash>-<5>`) and DaemonSets / Jobs (`name-<5>`) whose generated parts use
+ * the Kubernetes safe alphabet (no vowels, no 0/1/3) and mix letters and digits.
  */
 const K8S = "[bcdfghjklmnpqrstvwxz2456789]"
 const POD_RE = new RegExp(
@@ -375,43 +583,222 @@ const isPodName = (name: string): boolean => {
   return parts.length >= 2 && hasDigitAndLetter(suffix)
 }
 
-/** A generated 5-character suffix ends every pod name (cheap pre-check). */
+/** A generated 5-character suffix ends every pod name of that shape (cheap pre-check). */
 const POD_HINT_RE = new RegExp(`-${K8S}{5}(?![A-Za-z0-9-])`)
 
-export const redactPods = (text: string): string =>
-  POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
+/**
+ * Pod names by context, for the ambiguous shapes (StatefulSet `mysql-0`, `redis-master-2`, Job
+ * `batch-job-xkcdq`): the value after `pod`, `pods`, `pod_name`, `podName`,
+ * `kubernetes.pod_name` (`pod x`, `pod/x`, `pod=x`, `"pod": "x"`, `Created pod: x`). The value
+ * is a lower-case DNS name with a `-` and a digit or two `-` (so `pod re-created` stays).
+ */
+const POD_CONTEXT_RE =
+  /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])pod(?:s|[_-]?name)?)(\\?["']?[ \t]*[:=][ \t]*\\?["']?|\/|[ \t]+["']?)(?=([a-z0-9][a-z0-9.]{0,62}-[a-z0-9.-]{0,190}))\3(?![A-Z])/gi
+
+export const redactPods = (text: string): string => {
+  let out = POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
+  if (/pod/i.test(out)) {
+    out = replaceOrResume(POD_CONTEXT_RE, out, (m) => {
+      const whole = m[0]
+      const raw = m[3]!
+      if (/[A-Z]/.test(raw)) return null
+      const name = raw.replace(/[.-]+$/, "")
+      const hyphens = name.split("-").length - 1
+      if (hyphens === 0 || !(/\d/.test(name) || hyphens >= 2)) return null
+      return `${whole.slice(0, whole.length - raw.length)}${P.pod}${raw.slice(name.length)}`
+    })
+  }
+  return out
+}
+
+// ---- host names ---------------------------------------------------------------------------------
 
 /** Top-level and internal domain suffixes a host name ends with. */
 const HOST_SUFFIXES =
   "com|net|org|io|dev|app|cloud|ai|co|me|biz|info|xyz|tech|site|online|gov|edu|mil|int|us|uk|de|fr|nl|jp|cn|ru|in|eu|au|ca|br|es|it|se|ch|pl|kr|local|localdomain|internal|intranet|lan|corp|home|svc|cluster|example|test|invalid"
 const HOST_SUFFIX_SET: ReadonlySet<string> = new Set(HOST_SUFFIXES.split("|"))
+/** Environment labels that make a lower-case dotted name a host (`db-primary.prod.acme`). */
+const ENV_LABELS: ReadonlySet<string> = new Set([
+  "prod",
+  "production",
+  "staging",
+  "stage",
+  "stg",
+  "qa",
+  "uat",
+  "preprod",
+  "sandbox",
+  "dev",
+  "test",
+  "int"
+])
+/** Last labels of file names (`server.go:87`, `config.prod.yaml`): never hosts. */
+const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
+  "go java kt scala groovy py pyc rb php js mjs cjs ts tsx jsx c cc cpp h hpp rs cs swift ex exs erl sh bash ps1 yml yaml json xml toml ini cfg conf properties env log txt md html htm css csv sql jar war ear so dll exe lock pem crt key pid sock gz zip tar tgz bz2 proto tf".split(
+    " "
+  )
+)
+
 /**
- * A whole dotted name (labels taken atomically, so `java.net.ConnectException` is one candidate
- * and never a host); it is a host when its last label is a known suffix.
+ * A whole dotted name (labels taken atomically, so `java.net.ConnectException` is one candidate),
+ * with an optional port.
  */
 const HOST_RE =
   /(?<![\w.-])(?=([A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9][A-Za-z0-9-]{0,62}){1,30}))\1(:\d{1,5})?(?![\w-]|\.[\w-])/g
 
 const HOST_HINT_RE = new RegExp(`[A-Za-z0-9]\\.(?:${HOST_SUFFIXES})(?![A-Za-z0-9-])`, "i")
+/**
+ * What the other dotted hosts need (cheap pre-check): a `-` in a dotted name, a lower-case
+ * dotted name with a port, or an environment label.
+ */
+const DOTTED_HOST_HINT_RE =
+  /[a-z0-9]-[a-z0-9-]{0,62}\.[a-z]|\.[a-z0-9]{1,62}-|[a-z]\.[a-z][a-z0-9-]{0,62}:\d|\.(?:prod|production|staging|stage|stg|qa|uat|preprod|sandbox|dev|test|int)(?![\w-])/
 
-export const redactHosts = (text: string): string =>
-  HOST_HINT_RE.test(text)
-    ? text.replace(HOST_RE, (whole, name: string) => {
-        const dot = name.lastIndexOf(".")
-        return HOST_SUFFIX_SET.has(name.slice(dot + 1).toLowerCase()) ? P.host : whole
-      })
-    : text
+/**
+ * A dotted name is a host when its last label is a known suffix; or, when it is lower case, starts
+ * with a letter and is not a file name, when it has a port, a label with `-` (Java and Python
+ * names never have one) or an environment label after the first. Class and module names
+ * (`com.zaxxer.hikari.pool.HikariPool`, `redis.exceptions.TimeoutError`, `celery.worker`) stay.
+ */
+const isDottedHost = (name: string, port: string | undefined): boolean => {
+  const last = name.slice(name.lastIndexOf(".") + 1).toLowerCase()
+  if (HOST_SUFFIX_SET.has(last)) return true
+  if (!/^[a-z][a-z0-9.-]*$/.test(name) || FILE_EXTENSIONS.has(last)) return false
+  if (port !== undefined) return true
+  const labels = name.split(".")
+  if (name.includes("-")) return !/^v\d/.test(name)
+  for (let i = 1; i < labels.length; i++) if (ENV_LABELS.has(labels[i]!)) return true
+  return false
+}
+
+/** Ports that make a bare `name:port` a host even when the name is a plain word (`rabbitmq:5672`). */
+const WELL_KNOWN_PORTS: ReadonlySet<string> = new Set(
+  "21 22 23 25 53 80 110 143 389 443 465 587 636 993 995 1433 1521 2181 2375 2376 2379 2380 3000 3306 3389 4222 4317 4318 5000 5044 5432 5601 5672 5984 6379 6380 6443 7000 7001 8000 8080 8081 8086 8088 8200 8443 8500 8888 9000 9042 9090 9092 9093 9200 9300 9418 10250 11211 15672 26379 27017 50051".split(
+    " "
+  )
+)
+/** Names that precede `:<number>` without being hosts (`pid:2304`, `retry-after:30`). */
+const NOT_HOST_NAMES: ReadonlySet<string> = new Set(
+  "localhost http https tcp udp unix port pid ppid tid uid gid line col code status errno exit signal id attempt attempts retry retries after count size len length limit remaining timeout ms sec seconds time step version v rc page offset total max min took".split(
+    " "
+  )
+)
+/** `name:port` with a lower-case name that is not a URL scheme, a time or part of a dotted name. */
+const NAME_PORT_RE = /(?<![\w.:%-])([a-z][a-z0-9-]{0,62}):(\d{1,5})(?![\w:]|\.\d|\/\/)/g
+
+/** Cloud node names that carry their identity in the shape: GKE, AKS and EC2 (`ip-10-1-2-3`). */
+const NODE_SHAPE_RE =
+  /(?<![\w.-])(?:gke-[a-z0-9-]{1,80}-[a-z0-9]{4}|aks-[a-z0-9-]{1,60}-\d{6,10}-vmss[0-9a-z]{6}|ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3})(?:\.[a-z0-9-]{1,63}){0,10}(?::\d{1,5})?(?![\w-]|\.[\w-])/g
+
+/**
+ * The value after a host key (`host=`, `hostname:`, `"server_name": "..."`, `db_host=`,
+ * `SOURCE_HOST='...'`, `upstream:`, `remote_addr=`, `peer=`, `node ...`, `host "..."`).
+ */
+const HOST_KEY_RE =
+  /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])(?:host(?:_?name)?|node(?:_?name)?|server(?:_?name)?|upstream|remote_?(?:addr|host)|peer(?:_?addr)?|addr|db))(\\?["']?[ \t]*[:=][ \t]*\\?["']?|[ \t]+["']?)(?=([A-Za-z0-9][\w.-]{0,252}))\3(:\d{1,5})?/gi
+/** Keys that name a host whatever the value looks like (others need a host-shaped value). */
+const STRONG_HOST_KEY_RE = /(?:host(?:_?name)?|addr)$/i
+/** Keys whose value may also follow after a space in prose (`on host db-primary-01`). */
+const PROSE_HOST_KEY_RE = /^(?:host|hostname|node|server|peer|upstream)$/i
+
+/** `to db-primary-01`, `from worker-3`: a hyphenated name ending in a digit after to/from. */
+const PREPOSITION_HOST_RE =
+  /(?<![\w-])((?:to|from)[ \t]+)([a-z][a-z0-9]{0,62}(?:-[a-z0-9]{1,62}){1,8})(?![\w-]|\.[\w-])/g
+const NOT_HOST_FIRST_LABELS: ReadonlySet<string> = new Set(
+  "utf iso sha md aes rsa ecdsa x86 tls ssl http https base win windows amd arm level top step phase stage tier layer".split(
+    " "
+  )
+)
+/** Cloud regions (`eu-west-1`, `us-central1`): not hosts. */
+const REGION_RE =
+  /^[a-z]{2,6}(?:-[a-z]+)?-(?:north|south|east|west|central|northeast|southeast|northwest|southwest)\d?(?:-\d{1,2})?$/
+
+const hostFromName = (name: string, port: string): boolean => {
+  if (NOT_HOST_NAMES.has(name)) return false
+  const lastPart = name.slice(name.lastIndexOf("-") + 1)
+  if (NOT_HOST_NAMES.has(lastPart)) return false
+  if (WELL_KNOWN_PORTS.has(port)) return true
+  return /[\d-]/.test(name) && port.length >= 2
+}
+
+export const redactHosts = (text: string): string => {
+  let out = text
+  if (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out)) {
+    out = out.replace(HOST_RE, (whole, name: string, port: string | undefined, offset: number, s: string) => {
+      // A property key (`spring.datasource.hikari.connection-timeout=30000`) or a call.
+      const next = s.charCodeAt(offset + whole.length)
+      if (next === 61 /* = */ || next === 40 /* ( */) return whole
+      return isDottedHost(name, port) ? P.host : whole
+    })
+  }
+  if (/-\d{1,3}-\d|gke-|aks-/.test(out)) out = out.replace(NODE_SHAPE_RE, P.host)
+  if (/[a-z0-9]:\d/.test(out)) {
+    out = out.replace(NAME_PORT_RE, (whole, name: string, port: string) =>
+      hostFromName(name, port) ? P.host : whole
+    )
+  }
+  if (/host|node|server|upstream|remote|peer|addr|db/i.test(out)) {
+    const s = out
+    out = replaceOrResume(HOST_KEY_RE, s, (m) => {
+      const key = m[1]!
+      const sep = m[2]!
+      const raw = m[3]!
+      const port = m[4]
+      const end = m.index + m[0].length
+      if (s.startsWith("://", end)) return null
+      const value = raw.replace(/[.-]+$/, "")
+      if (value === "" || /^\d+$/.test(value) || value.toLowerCase() === "localhost") return null
+      const prose = !/[:=]/.test(sep)
+      const hostShaped =
+        port !== undefined ||
+        (/^[A-Za-z0-9.-]+$/.test(value) &&
+          /[\d.-]/.test(value) &&
+          !/^v\d/i.test(value) &&
+          !FILE_EXTENSIONS.has(value.slice(value.lastIndexOf(".") + 1)))
+      if (prose) {
+        if (!PROSE_HOST_KEY_RE.test(key) || !/^[a-z][a-z0-9.-]*$/.test(value)) return null
+        if (!(port !== undefined || /\d/.test(value) || value.includes("."))) return null
+        if (!hostShaped || /^v\d/.test(value)) return null
+      } else if (!STRONG_HOST_KEY_RE.test(key) && !hostShaped) return null
+      return `${key}${sep}${P.host}${raw.slice(value.length)}`
+    })
+  }
+  if (/(?:to|from)[ \t]+[a-z]/.test(out)) {
+    out = out.replace(PREPOSITION_HOST_RE, (whole, head: string, name: string) => {
+      const labels = name.split("-")
+      if (!/\d/.test(labels[labels.length - 1]!) || /^v\d/.test(name)) return whole
+      if (NOT_HOST_FIRST_LABELS.has(labels[0]!) || REGION_RE.test(name)) return whole
+      if (labels.every((l) => /^\d+$/.test(l) || l.length <= 1)) return whole
+      return `${head}${P.host}`
+    })
+  }
+  return out
+}
 
 // ---- process ids ------------------------------------------------------------------------------
 
+/**
+ * `pid=42`, `PID 42`, `process id: 42`, `proc[42]`, and the kernel OOM killer's
+ * `Killed process 4411 (java)` / `Out of memory: Kill process 1234 (java)`.
+ */
 const PID_RE =
-  /\b(pid|PID|Pid|process[ _]id|processId)(["']?\s*[=:#]\s*|\s+)\d{1,10}\b|\b([A-Za-z][\w.-]{0,63})\[\d{2,10}\]/g
+  /\b(pid|PID|Pid|process[ _]id|processId)(["']?\s*[=:#]\s*|\s+)\d{1,10}\b|\b([A-Za-z][\w.-]{0,63})\[\d{2,10}\]|\b((?:[Kk]ill(?:ed|ing)?|[Rr]eaped|[Tt]erminated|[Ss]topped|[Ss]tarted|[Ff]orked|[Ss]pawned|[Ee]xited|[Cc]hild|SIG[A-Z]{2,8} to) process[ \t]+|[Pp]rocess[ \t]+(?=\d{1,10}[ \t]*\())\d{1,10}\b/g
 
 export const redactPids = (text: string): string =>
   /pid|process|\[\d/i.test(text)
     ? text.replace(
         PID_RE,
-        (_whole, key: string | undefined, sep: string | undefined, proc: string | undefined) =>
-          key !== undefined ? `${key}${sep}${P.pid}` : `${proc}[${P.pid}]`
+        (
+          _whole,
+          key: string | undefined,
+          sep: string | undefined,
+          proc: string | undefined,
+          head: string | undefined
+        ) =>
+          key !== undefined
+            ? `${key}${sep}${P.pid}`
+            : proc !== undefined
+              ? `${proc}[${P.pid}]`
+              : `${head}${P.pid}`
       )
     : text
