@@ -38,7 +38,16 @@ export {
 export type { KnowledgeEvidenceObservation } from "./knowledge.js"
 export { projectKnowledge } from "./knowledge.js"
 export type { LogEventObservation, LogPatternObservation } from "./logs.js"
-export { logPatternId, projectLogs, QUERY_LOGS_TOOL_NAME, sampleTimeline } from "./logs.js"
+export {
+  LOG_LEVELS,
+  logPatternId,
+  MAX_SERVICE_CHARS,
+  normalizeLogLevel,
+  projectLogs,
+  QUERY_LOGS_TOOL_NAME,
+  sampleTimeline,
+  sanitizeLogService
+} from "./logs.js"
 export { isSensitiveColumn, MASKED, projectMysqlRows } from "./mysql.js"
 export type { Placeholder } from "./redaction/index.js"
 export { isSensitiveName, PLACEHOLDERS, redactSecrets, redactText, redactValue } from "./redaction/index.js"
