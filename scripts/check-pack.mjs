@@ -43,7 +43,7 @@ try {
   const specifiers = packages.flatMap((p) =>
     Object.keys(p.manifest.exports ?? { ".": null })
       .map((sub) => (sub === "." ? p.manifest.name : `${p.manifest.name}/${sub.slice(2)}`))
-      .filter((spec) => !needsOptionalPeer.has(spec))
+      .filter((spec) => !needsOptionalPeer.has(spec) && !spec.endsWith("/package.json"))
   )
   const script = specifiers
     .map(

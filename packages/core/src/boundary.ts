@@ -141,8 +141,16 @@ export const makeToolBoundary = (options: {
     const execute = (envelope: ToolCallEnvelope, progress: Progress, startedAt: number) =>
       Effect.gen(function* () {
         const state = yield* run.state
-        if (state !== "ACTIVE") return yield* Effect.fail(new RunNotActive({ state }))
-        if (envelope.runId !== run.runId) return yield* Effect.fail(new RunMismatch())
+        if (state !== "ACTIVE") return yield* Effect.fail(new RunNotActive({ runId: run.runId, state }))
+        if (envelope.runId !== run.runId) {
+          const received: unknown = envelope.runId
+          return yield* Effect.fail(
+            new RunMismatch({
+              expectedRunId: run.runId,
+              receivedLength: typeof received === "string" ? received.length : -1
+            })
+          )
+        }
         if (!isValidId(envelope.toolCallId)) {
           const raw: unknown = envelope.toolCallId
           const length = typeof raw === "string" ? raw.length : -1

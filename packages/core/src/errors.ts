@@ -31,8 +31,15 @@ export type BudgetDimension = "toolCalls" | "requestBytes" | "rawBytes" | "proje
 
 // ---- ToolBoundary rule violations -------------------------------------------------------
 
-export class RunNotActive extends Data.TaggedError("RunNotActive")<{ readonly state: string }> {}
-export class RunMismatch extends Data.TaggedError("RunMismatch")<{}> {}
+export class RunNotActive extends Data.TaggedError("RunNotActive")<{
+  readonly runId: string
+  readonly state: string
+}> {}
+/** The envelope named another run. Only its length is kept: the value came from the model. */
+export class RunMismatch extends Data.TaggedError("RunMismatch")<{
+  readonly expectedRunId: string
+  readonly receivedLength: number
+}> {}
 export class InvalidToolCallId extends Data.TaggedError("InvalidToolCallId")<{ readonly length: number }> {}
 export class DuplicateToolCallId extends Data.TaggedError("DuplicateToolCallId")<{
   readonly toolCallId: string
@@ -79,6 +86,9 @@ export class StoreError extends Data.TaggedError("StoreError")<{
   readonly operation: "create" | "transition" | "get" | "connect"
   readonly reason: "UNAVAILABLE" | "TIMEOUT" | "CORRUPT_RECORD"
   readonly cause?: unknown
+  /** The record concerned, when the operation had one. */
+  readonly runId?: string
+  readonly toolCallId?: string
 }> {}
 export class InvocationAlreadyExists extends Data.TaggedError("InvocationAlreadyExists")<{
   readonly runId: string
@@ -91,6 +101,8 @@ export class InvocationNotFound extends Data.TaggedError("InvocationNotFound")<{
 export class IllegalTransition extends Data.TaggedError("IllegalTransition")<{
   readonly from: InvocationStatus
   readonly to: InvocationStatus
+  readonly runId?: string
+  readonly toolCallId?: string
 }> {}
 export class RecordTooLarge extends Data.TaggedError("RecordTooLarge")<{
   readonly bytes: number

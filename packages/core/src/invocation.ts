@@ -112,7 +112,14 @@ export const checkTransition = (
 ): Effect.Effect<void, IllegalTransition> =>
   current.status === "PROJECTING"
     ? Effect.void
-    : Effect.fail(new IllegalTransition({ from: current.status, to: next.status }))
+    : Effect.fail(
+        new IllegalTransition({
+          from: current.status,
+          to: next.status,
+          runId: current.runId,
+          toolCallId: current.toolCallId
+        })
+      )
 
 export const newProjectingInvocation = (
   identity: Omit<InvocationIdentity, "updatedAt">

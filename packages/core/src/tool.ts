@@ -43,7 +43,7 @@ export interface Projection {
  */
 export type Projector<Req, Raw> = (
   input: ProjectorInput<Req, Raw>
-) => Effect.Effect<Projection, ProjectionError>
+) => Effect.Effect<Projection, ProjectionError | BackendError>
 
 /**
  * One tool as the ToolBoundary runs it. `execute` must already have its services

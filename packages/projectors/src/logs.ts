@@ -286,8 +286,7 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
     }
     return projection
   }
-  return ((input) =>
-    fromResult<ProjectionError | BackendError>(() =>
-      project(input.request, input.raw, input.maxBytes)
-    )) as Projector<LogsRequest, unknown>
+  const projector: Projector<LogsRequest, unknown> = (input) =>
+    fromResult<ProjectionError | BackendError>(() => project(input.request, input.raw, input.maxBytes))
+  return projector
 }

@@ -20,7 +20,7 @@ const positiveInt = (env: StoreEnv, name: string): number | undefined => {
   const raw = env[name]
   if (raw === undefined || raw === "") return undefined
   const n = Number(raw)
-  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`${name} must be a positive integer, got "${raw}"`)
+  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`${name} must be a positive integer`)
   return n
 }
 
@@ -30,7 +30,7 @@ const keyPrefix = (env: StoreEnv): string | undefined => {
   if (raw === undefined || raw === "") return undefined
   if (!isValidKeyPrefix(raw)) {
     throw new TypeError(
-      `CANONICAL_STORE_KEY_PREFIX must match ${String(KEY_PREFIX_PATTERN)} (no hash-tag braces), got "${raw}"`
+      `CANONICAL_STORE_KEY_PREFIX must match ${String(KEY_PREFIX_PATTERN)} (no hash-tag braces)`
     )
   }
   return raw
@@ -46,7 +46,7 @@ const clusterNodes = (raw: string): Array<{ host: string; port: number }> =>
       const at = s.lastIndexOf(":")
       const port = Number(s.slice(at + 1))
       if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) {
-        throw new TypeError(`REDIS_CLUSTER_NODES: expected host:port, got "${s}"`)
+        throw new TypeError("REDIS_CLUSTER_NODES: expected a comma-separated list of host:port")
       }
       return { host: s.slice(0, at), port }
     })

@@ -108,7 +108,12 @@ export const makeRedisCanonicalStoreWith = (
             return yield* new InvocationNotFound({ runId: next.runId, toolCallId: next.toolCallId })
           case TransitionReply.ILLEGAL:
             if (from === "READY" || from === "ERROR") {
-              return yield* new IllegalTransition({ from, to: next.status })
+              return yield* new IllegalTransition({
+                from,
+                to: next.status,
+                runId: next.runId,
+                toolCallId: next.toolCallId
+              })
             }
             return yield* new StoreError({ operation: "transition", reason: "CORRUPT_RECORD" })
           case TransitionReply.CORRUPT:
