@@ -1,6 +1,11 @@
 import { type ChatModel, OfflineModel, OpenAICompatibleModel } from "@aiops-harness/agent"
 import { auditLayerFromEnv, migrate, type TraceQuery } from "@aiops-harness/audit"
-import type { AuditSink, CanonicalInvocationStore, ToolDefinition } from "@aiops-harness/core"
+import {
+  type AuditSink,
+  BackendError,
+  type CanonicalInvocationStore,
+  type ToolDefinition
+} from "@aiops-harness/core"
 import { canonicalStoreLayerFromEnv } from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
@@ -150,7 +155,10 @@ const demoLogBackend = (config: AppConfig): Effect.Effect<LogBackendShape, Start
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           if (now - current.now > 5 * 60_000) {
-            current = yield* build(now).pipe(Effect.orDie)
+            // A failed rebuild is a backend failure of this call, never a defect.
+            current = yield* build(now).pipe(
+              Effect.mapError((cause) => new BackendError({ toolName: "query_logs", cause }))
+            )
           }
           return yield* current.backend.query(request)
         })
