@@ -178,17 +178,31 @@ export const makeOpenAICompatibleModel = (options: OpenAICompatibleOptions): Cha
   const attemptOnce = (body: string, attempts: number): Effect.Effect<Attempt> =>
     Effect.tryPromise({
       try: async (signal) => {
-        const res = await doFetch(url, {
-          method: "POST",
-          headers,
-          body,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
-        })
-        const text = await res.text()
-        return { status: res.status, retryAfter: res.headers.get("retry-after"), text }
+        // A controller and timer held here, not `AbortSignal.timeout`: on Node 20 an unreferenced
+        // timeout signal can be garbage-collected and never fire, hanging the call for good.
+        const controller = new AbortController()
+        const onAbort = () => controller.abort(signal.reason)
+        signal.addEventListener("abort", onAbort, { once: true })
+        const timer = setTimeout(
+          () => controller.abort(new DOMException("model call timed out", "TimeoutError")),
+          timeoutMs
+        )
+        try {
+          const res = await doFetch(url, { method: "POST", headers, body, signal: controller.signal })
+          const text = await res.text()
+          return { status: res.status, retryAfter: res.headers.get("retry-after"), text }
+        } finally {
+          clearTimeout(timer)
+          signal.removeEventListener("abort", onAbort)
+        }
       },
       catch: (e) => e
     }).pipe(
+      // Last line of defence: the Effect clock bounds the attempt even if the fetch ignores its signal.
+      Effect.timeoutOrElse({
+        duration: timeoutMs + 1_000,
+        orElse: () => Effect.fail(new DOMException("model call timed out", "TimeoutError"))
+      }),
       Effect.map((res): Attempt => {
         if (res.status === 429) {
           return {

@@ -249,6 +249,24 @@ describe("OpenAICompatibleModel", () => {
     expect(r._tag === "Failure" && r.failure).toMatchObject({ reason: "TIMEOUT", attempts: 1 })
   })
 
+  it("a server that accepts and never answers gives TIMEOUT, not a hang", async () => {
+    const server = await serve([() => undefined, () => undefined]) // never writes a response
+    const r = await chat(options(server.baseUrl, { timeoutMs: 200, maxRetries: 1, initialBackoffMs: 10 }), {
+      purpose: "agent",
+      messages: []
+    })
+    expect(r._tag === "Failure" && r.failure).toMatchObject({ reason: "TIMEOUT", attempts: 2 })
+  })
+
+  it("a fetch that ignores its abort signal is still bounded by the Effect clock", async () => {
+    const neverSettles = (() => new Promise<Response>(() => undefined)) as typeof fetch
+    const r = await chat(
+      options("http://127.0.0.1:9/v1", { timeoutMs: 100, maxRetries: 0, fetch: neverSettles }),
+      { purpose: "agent", messages: [] }
+    )
+    expect(r._tag === "Failure" && r.failure).toMatchObject({ reason: "TIMEOUT", attempts: 1 })
+  })
+
   it("reports NETWORK when nothing listens", async () => {
     const server = await serve([])
     const url = server.baseUrl
