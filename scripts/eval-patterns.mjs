@@ -86,11 +86,17 @@ function groupingAccuracy(predicted, truth) {
 }
 
 function evaluate(path) {
-  const rows = parseCsv(readFileSync(path, "utf8"))
+  let text
+  try {
+    text = readFileSync(path, "utf8")
+  } catch (e) {
+    fail(`${path}: cannot read (${e.code ?? "error"})`)
+  }
+  const rows = parseCsv(text)
   const header = rows[0] ?? []
   const ci = header.indexOf("Content")
   const ei = header.indexOf("EventId")
-  if (ci < 0 || ei < 0) throw new Error(`${path}: missing Content or EventId column`)
+  if (ci < 0 || ei < 0) fail(`${path}: not a Loghub structured CSV (needs Content and EventId columns)`)
   const data = rows.slice(1).filter((r) => r.length > Math.max(ci, ei))
   const contents = data.map((r) => r[ci])
   const events = data.map((r) => r[ei])
@@ -104,9 +110,17 @@ function evaluate(path) {
   return { name, ga, patterns: grouping.patterns.length, truth: truthCount, lines: contents.length, seconds }
 }
 
+function fail(message) {
+  console.error(`eval:patterns: ${message}`)
+  process.exit(2)
+}
+
 const files = process.argv.slice(2)
 if (files.length === 0) {
-  console.error("usage: node scripts/eval-patterns.mjs <loghub structured csv>...")
+  console.error(
+    "usage: pnpm eval:patterns <file.csv>...  (Loghub *_2k.log_structured.csv files, columns Content and EventId;\n" +
+      "       the Loghub collection: Zhu et al., ISSRE 2023 — e.g. ../shared/data/loghub/*.csv here)"
+  )
   process.exit(2)
 }
 let sum = 0
