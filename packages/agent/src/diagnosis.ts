@@ -40,14 +40,14 @@ import {
   SEMANTIC_GUARD_SYSTEM_PROMPT,
   stopRequiredMessage
 } from "./prompts.js"
-import { type Intent, routeQuestion } from "./router.js"
+import { type Intent, routeQuestion, UNKNOWN_MODEL } from "./router.js"
 
 export type ReleaseResult = "DIAGNOSIS_REPORT" | "CANNOT_CONCLUDE" | "NOT_A_DIAGNOSIS" | "RUN_FAILED"
 
 /** JSON, snake_case, safe to stream to a client (no raw data, no thresholds or budgets). */
 export type ProgressEvent =
   | { readonly type: "run_started"; readonly session_id: string; readonly run_id: string }
-  | { readonly type: "routing"; readonly intent: Intent }
+  | { readonly type: "routing"; readonly intent: Intent; readonly source: "model" | "fallback" }
   | { readonly type: "agent_step"; readonly step_index: number }
   | {
       readonly type: "tool_call"
@@ -254,7 +254,7 @@ const diagnose = (
 
     const routing = yield* routeQuestion(run, question)
     state.intent = routing.intent
-    yield* notify({ type: "routing", intent: routing.intent })
+    yield* notify({ type: "routing", intent: routing.intent, source: routing.source })
     if (routing.intent !== "diagnosis") {
       yield* run.recorder.event("RELEASE_DECISION", {
         decision: "NOT_A_DIAGNOSIS",
@@ -305,11 +305,45 @@ const diagnose = (
       const offerTools = !stopInjected && toolSpecs.length > 0
       yield* notify({ type: "agent_step", step_index: stepIndex })
       const startedAt = yield* Clock.currentTimeMillis
-      const response = yield* model.chat({
-        purpose: "agent",
-        messages,
-        ...(offerTools ? { tools: toolSpecs } : {})
-      })
+      const response = yield* model
+        .chat({
+          purpose: "agent",
+          messages,
+          ...(offerTools ? { tools: toolSpecs } : {})
+        })
+        .pipe(
+          // A failed turn is audited like any other: a ledger entry with unknown usage, the
+          // step with outcome `error` and its stable reason; then the run fails (FAILED).
+          Effect.tapError((error) =>
+            Effect.gen(function* () {
+              const latencyMs = (yield* Clock.currentTimeMillis) - startedAt
+              yield* run.recorder.tokenUsage({
+                component: "agent_turn",
+                componentIndex: stepIndex,
+                model: UNKNOWN_MODEL,
+                usage: null
+              })
+              yield* run.recorder.event("AGENT_MODEL_STEP", {
+                step_id: stepId,
+                step_index: stepIndex,
+                outcome: "error",
+                error_reason: error.reason,
+                tool_call_count: 0,
+                usage_available: false
+              })
+              yield* run.recorder.agentStep({
+                stepId,
+                stepIndex,
+                startedAt,
+                latencyMs,
+                outcome: "error",
+                toolCallIds: [],
+                usageAvailable: false,
+                totalTokens: null
+              })
+            })
+          )
+        )
       const latencyMs = (yield* Clock.currentTimeMillis) - startedAt
       yield* run.recorder.tokenUsage({
         component: "agent_turn",
@@ -405,23 +439,39 @@ const diagnose = (
       })
       yield* notify({ type: "evidence_guard", passed: evidence.passed, failures: evidence.failures.length })
       if (evidence.passed) {
+        const judgeFailure: { reason: string | null } = { reason: null }
         const judge: SemanticJudge<ModelError | JudgeAnswerInvalid> = (input) =>
           Effect.gen(function* () {
-            const answer = yield* model.chat({
-              purpose: "semantic_guard",
-              responseFormat: "json",
-              messages: [
-                { role: "system", content: SEMANTIC_GUARD_SYSTEM_PROMPT },
-                {
-                  role: "user",
-                  content: JSON.stringify({
-                    question: input.question,
-                    claims: input.draft.claims,
-                    evidence: input.evidence
+            const answer = yield* model
+              .chat({
+                purpose: "semantic_guard",
+                responseFormat: "json",
+                messages: [
+                  { role: "system", content: SEMANTIC_GUARD_SYSTEM_PROMPT },
+                  {
+                    role: "user",
+                    content: JSON.stringify({
+                      question: input.question,
+                      claims: input.draft.claims,
+                      evidence: input.evidence
+                    })
+                  }
+                ]
+              })
+              .pipe(
+                Effect.tapError((error) =>
+                  Effect.gen(function* () {
+                    judgeFailure.reason = error.reason
+                    // Attempted, usage unknown: recorded as such, never as 0.
+                    yield* run.recorder.tokenUsage({
+                      component: "semantic_guard",
+                      componentIndex: 1,
+                      model: UNKNOWN_MODEL,
+                      usage: null
+                    })
                   })
-                }
-              ]
-            })
+                )
+              )
             yield* run.recorder.tokenUsage({
               component: "semantic_guard",
               componentIndex: 1,
@@ -437,7 +487,8 @@ const diagnose = (
         yield* run.recorder.event("SEMANTIC_GUARD_ATTEMPT", {
           attempt: 1,
           outcome: semantic.verdict === "JUDGE_FAILED" ? (semantic.errorTag ?? "JUDGE_FAILED") : "JUDGED",
-          model: semantic.model
+          model: semantic.model,
+          ...(judgeFailure.reason !== null ? { error_reason: judgeFailure.reason } : {})
         })
         yield* run.recorder.event("SEMANTIC_GUARD_DECISION", {
           passed: semantic.passed,

@@ -5,32 +5,64 @@ import { ROUTER_SYSTEM_PROMPT } from "./prompts.js"
 
 export type Intent = "diagnosis" | "other"
 
-const DIAGNOSIS_KEYWORDS = [
-  "error",
-  "fail",
-  "500",
-  "502",
-  "503",
-  "504",
-  "slow",
-  "latency",
-  "timeout",
-  "timed out",
-  "down",
-  "outage",
-  "exception",
-  "crash",
-  "incident",
-  "alert",
-  "degrad",
-  "spike",
-  "why",
-  "investigate",
-  "diagnos",
-  "troubleshoot",
-  "root cause",
-  "oom",
-  "deadlock",
+/**
+ * The model name in the ledger entry of a model call that failed: the provider answered
+ * nothing, so neither its model nor its usage is known.
+ */
+export const UNKNOWN_MODEL = "unknown"
+
+/**
+ * General symptom and investigation vocabulary (English, matched as whole words or word stems):
+ * what a user says when something in production misbehaves. No service or incident names.
+ */
+const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
+  // something is wrong / broken / not working
+  /\bwrong\b/,
+  /\bbroken\b/,
+  /\bbreak(?:s|ing)?\b/,
+  /\bnot (?:work|load|respond|start|connect|return|send|sav|process|complet)\w*/,
+  /\b(?:does|do|did|is|are|was|were|has|have)n[’']?t (?:work|load|respond|start|connect|return|send|sav|process|complet)\w*/,
+  /\bno longer\b/,
+  /\bstopped (?:work|respond|process)\w*/,
+  /\bfail\w*/,
+  /\bdown\b/,
+  /\boutages?\b/,
+  /\berr(?:or|ors|ored|oring)?\b/,
+  /\bexceptions?\b/,
+  /\bslow\w*/,
+  /\blatenc\w*/,
+  /\btime ?outs?\b/,
+  /\btim(?:ed|ing) out\b/,
+  /\bhang(?:s|ing)?\b/,
+  /\bstuck\b/,
+  /\bcrash\w*/,
+  /\brestart\w*/,
+  /\breboot\w*/,
+  /\b(?:oom|oomkilled|out of memory)\b/,
+  /\bdeadlocks?\b/,
+  /\b5xx\b|\b4xx\b|\b50[0-9]s?\b/,
+  /\bdegrad\w*/,
+  /\bspik\w*/,
+  /\bincidents?\b/,
+  /\balert\w*/,
+  /\b(?:can[’']?t|cannot|could ?n[’']?t|unable|won[’']?t)\b/,
+  /\bunavailable\b/,
+  /\bunreachable\b/,
+  /\bunhealthy\b/,
+  /\bleak\w*/,
+  /\bretr(?:y|ies|ying)\b/,
+  /\brefus\w*/,
+  /\bdropp\w*/,
+  /\bwhy\b/,
+  /\binvestigat\w*/,
+  /\bdiagnos\w*/,
+  /\btroubleshoot\w*/,
+  /\broot cause\b/,
+  /\bwhat happened\b/
+]
+
+/** CJK vocabulary (substring match: no word boundaries). */
+const DIAGNOSIS_CJK = [
   "报错",
   "错误",
   "失败",
@@ -39,13 +71,23 @@ const DIAGNOSIS_KEYWORDS = [
   "故障",
   "异常",
   "告警",
-  "为什么"
+  "为什么",
+  "挂了",
+  "宕机",
+  "不能",
+  "无法"
 ]
 
-/** Deterministic keyword routing (the offline model's router and the router's fallback). */
+/**
+ * Deterministic keyword routing (the offline model's router and the router's fallback): a
+ * question that describes a production symptom ("what is wrong with checkout?", "checkout not
+ * working", "why can't users log in") is `diagnosis`; anything else is `other`.
+ */
 export const classifyIntentByKeywords = (question: string): Intent => {
   const q = question.toLowerCase()
-  return DIAGNOSIS_KEYWORDS.some((k) => q.includes(k)) ? "diagnosis" : "other"
+  return DIAGNOSIS_PATTERNS.some((re) => re.test(q)) || DIAGNOSIS_CJK.some((k) => q.includes(k))
+    ? "diagnosis"
+    : "other"
 }
 
 /** Parses `{"intent": ...}` from model text; null when absent or unknown. */
@@ -65,7 +107,9 @@ export interface RoutingResult {
 /**
  * The router: one model call, recorded as router `MODEL_TOKEN_USAGE`, `ROUTING_ATTEMPT`,
  * `ROUTING_DECISION`. A model failure or an unparseable answer falls back to keyword routing
- * (recorded as such); it never fails.
+ * (recorded as such: `source: "fallback"`); it never fails. A failed call still gets its ledger
+ * entry, with unknown usage (`usage_available = false`), and `ROUTING_ATTEMPT` carries its
+ * `error_reason`.
  */
 export const routeQuestion = (
   run: RunContext,
@@ -98,6 +142,13 @@ export const routeQuestion = (
         model: answer.success.model
       })
     } else {
+      // The call was attempted: its usage is unknown (never 0), so the ledger is incomplete.
+      yield* run.recorder.tokenUsage({
+        component: "router",
+        componentIndex: 1,
+        model: UNKNOWN_MODEL,
+        usage: null
+      })
       yield* run.recorder.event("ROUTING_ATTEMPT", {
         attempt: 1,
         outcome: "MODEL_ERROR",

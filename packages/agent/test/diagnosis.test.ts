@@ -319,6 +319,168 @@ const citing = (toolCallId: string) =>
     })
   )
 
+const timeout = () => Effect.fail(new ModelError({ reason: "TIMEOUT", attempts: 3 }))
+
+/** Timeline seqs are 1..n in order; every MODEL_TOKEN_USAGE is directly followed by its decision event. */
+const expectValidTimeline = (events: ReadonlyArray<TimelineEvent>) => {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1))
+  expect(events[0]?.type).toBe("RUN_STARTED")
+  expect(events.filter((e) => e.type === "RUN_FINISHED")).toHaveLength(1)
+  expect(events.at(-1)?.type).toBe("RUN_FINISHED")
+  events.forEach((e, i) => {
+    if (e.type !== "MODEL_TOKEN_USAGE") return
+    const next = events[i + 1]?.type
+    const expected = {
+      router: "ROUTING_ATTEMPT",
+      agent_turn: "AGENT_MODEL_STEP",
+      semantic_guard: "SEMANTIC_GUARD_ATTEMPT"
+    }[e.payload.component as string]
+    expect(next).toBe(expected)
+  })
+}
+
+const expectUnknownUsage = (
+  audit: ReturnType<typeof recordingAudit>,
+  result: { summary: { usageComplete: boolean; tokenUsages: number } },
+  component: string
+) => {
+  const failed = audit.log.tokens.filter((t) => !t.usageAvailable)
+  expect(failed).toHaveLength(1)
+  expect(failed[0]).toMatchObject({
+    component,
+    usageAvailable: false,
+    promptTokens: null,
+    completionTokens: null,
+    totalTokens: null
+  })
+  expect(result.summary.usageComplete).toBe(false)
+  expect(result.summary.tokenUsages).toBe(audit.log.tokens.length)
+  const finished = finishedPayload(audit.log.events)
+  expect(finished.usage_complete).toBe(false)
+  expect(audit.log.finished[0]?.usageComplete).toBe(false)
+  expect(audit.log.finished[0]?.expected.tokenUsages).toBe(audit.log.tokens.length)
+}
+
+describe("runDiagnosis audits failed model calls", () => {
+  it("router: a ledger entry with unknown usage, the error reason, and a visible fallback", async () => {
+    const model = scriptedModel([
+      timeout,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      citing("call-1"),
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+    ])
+    const progress: ProgressEvent[] = []
+    const { result, audit } = await run(
+      model.layer,
+      {},
+      { tools: [knowledgeTool(DOCS)], onProgress: (e) => progress.push(e) }
+    )
+    expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
+    expect(audit.types()).toEqual(SUCCESS_EVENTS)
+    expectValidTimeline(audit.log.events)
+    expectUnknownUsage(audit, result, "router")
+    expect(audit.log.events.find((e) => e.type === "ROUTING_ATTEMPT")?.payload).toMatchObject({
+      outcome: "MODEL_ERROR",
+      error_reason: "TIMEOUT"
+    })
+    expect(audit.log.events.find((e) => e.type === "MODEL_TOKEN_USAGE")?.payload).toMatchObject({
+      component: "router",
+      usage_available: false,
+      total_tokens: null
+    })
+    expect(progress.find((p) => p.type === "routing")).toEqual({
+      type: "routing",
+      intent: "diagnosis",
+      source: "fallback"
+    })
+    // total is the sum of the known entries (the unknown one is not counted as 0 usage)
+    const known = audit.log.tokens.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
+    expect(result.summary.totalTokens).toBe(known)
+  })
+
+  it("router answering: the routing progress event says source model", async () => {
+    const progress: ProgressEvent[] = []
+    await run(
+      OfflineRuleModel.layer(),
+      { question: "hello" },
+      { tools: [], onProgress: (e) => progress.push(e) }
+    )
+    expect(progress.find((p) => p.type === "routing")).toEqual({
+      type: "routing",
+      intent: "other",
+      source: "model"
+    })
+  })
+
+  it.each([
+    ["on the first turn", 1],
+    ["after a tool call", 2]
+  ])(
+    "agent turn %s: an error step with its reason, a ledger entry with unknown usage, RUN_FINISHED",
+    async (_, failingStep) => {
+      const model = scriptedModel([
+        diagnosisRoute,
+        ...(failingStep === 2 ? [toolCall("call-1", "lookup_knowledge", { query: "checkout 500" })] : []),
+        timeout
+      ])
+      const progress: ProgressEvent[] = []
+      const { result, audit } = await run(
+        model.layer,
+        {},
+        { tools: [knowledgeTool(DOCS)], onProgress: (e) => progress.push(e) }
+      )
+      expect(result.releaseResult).toBe("RUN_FAILED")
+      expectValidTimeline(audit.log.events)
+      expectUnknownUsage(audit, result, "agent_turn")
+      expect(audit.log.tokens.at(-1)).toMatchObject({ component: "agent_turn", componentIndex: failingStep })
+      expect(audit.log.steps.at(-1)).toMatchObject({
+        stepId: `step-${failingStep}`,
+        stepIndex: failingStep,
+        outcome: "error",
+        toolCallIds: [],
+        usageAvailable: false,
+        totalTokens: null
+      })
+      expect(audit.log.steps).toHaveLength(failingStep)
+      expect(result.summary.agentSteps).toBe(failingStep)
+      expect(audit.log.finished[0]).toMatchObject({ status: "FAILED", releaseResult: "RUN_FAILED" })
+      expect(audit.log.finished[0]?.expected.agentSteps).toBe(failingStep)
+      const step = audit.log.events.filter((e) => e.type === "AGENT_MODEL_STEP").at(-1)
+      expect(step?.payload).toMatchObject({
+        step_id: `step-${failingStep}`,
+        step_index: failingStep,
+        outcome: "error",
+        error_reason: "TIMEOUT",
+        usage_available: false
+      })
+      expect(audit.types().slice(-3)).toEqual(["MODEL_TOKEN_USAGE", "AGENT_MODEL_STEP", "RUN_FINISHED"])
+      expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FAILED" })
+      expect(progress.at(-1)).toEqual({ type: "run_finished", status: "FAILED" })
+    }
+  )
+
+  it("semantic guard: SEMANTIC_GUARD_ATTEMPT with the error reason, a ledger entry with unknown usage, fails closed", async () => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      citing("call-1"),
+      () => Effect.fail(new ModelError({ reason: "HTTP_STATUS", status: 502, attempts: 3 }))
+    ])
+    const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(result.semanticGuard).toMatchObject({ verdict: "JUDGE_FAILED", errorTag: "ModelError" })
+    expect(audit.types()).toEqual(SUCCESS_EVENTS)
+    expectValidTimeline(audit.log.events)
+    expectUnknownUsage(audit, result, "semantic_guard")
+    expect(audit.log.events.find((e) => e.type === "SEMANTIC_GUARD_ATTEMPT")?.payload).toMatchObject({
+      outcome: "ModelError",
+      error_reason: "HTTP_STATUS"
+    })
+    expect(audit.log.steps.map((s) => s.outcome)).toEqual(["tool_calls", "final"])
+    expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FINISHED" })
+  })
+})
+
 describe("runDiagnosis with scripted models", () => {
   it("refuses a draft that cites a made-up toolCallId (EvidenceGuard)", async () => {
     const model = scriptedModel([
@@ -492,12 +654,13 @@ describe("runDiagnosis with scripted models", () => {
     expect(result.releaseResult).toBe("NOT_A_DIAGNOSIS")
     expect(audit.types()).toEqual([
       "RUN_STARTED",
+      "MODEL_TOKEN_USAGE",
       "ROUTING_ATTEMPT",
       "ROUTING_DECISION",
       "RELEASE_DECISION",
       "RUN_FINISHED"
     ])
-    expect(audit.log.events[2]?.payload).toMatchObject({ intent: "other", source: "fallback" })
+    expect(audit.log.events[3]?.payload).toMatchObject({ intent: "other", source: "fallback" })
   })
 
   it("ends with RUN_FINISHED (CANCELLED) when interrupted", async () => {

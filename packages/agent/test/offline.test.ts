@@ -1,6 +1,12 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { type ChatMessage, type ChatRequest, makeOfflineRuleModel, toolSpecsFor } from "../src/index.js"
+import {
+  type ChatMessage,
+  type ChatRequest,
+  classifyIntentByKeywords,
+  makeOfflineRuleModel,
+  toolSpecsFor
+} from "../src/index.js"
 import {
   dominantPattern,
   matchRunbook,
@@ -191,6 +197,45 @@ describe("OfflineRuleModel: routing", () => {
     expect(r.usage!.promptTokens).toBeGreaterThan(0)
     const other = ask({ purpose: "router", messages: [{ role: "user", content: "hello, who are you" }] })
     expect(JSON.parse(other.message.content!)).toEqual({ intent: "other" })
+  })
+})
+
+describe("keyword routing (offline router and router fallback)", () => {
+  it.each([
+    ["what is wrong with checkout?", "diagnosis"],
+    ["checkout is broken", "diagnosis"],
+    ["is something wrong with payments", "diagnosis"],
+    ["checkout not working", "diagnosis"],
+    ["orders page errors", "diagnosis"],
+    ["why can't users log in", "diagnosis"],
+    ["Why can’t users log in", "diagnosis"],
+    ["users cannot log in", "diagnosis"],
+    ["search is down", "diagnosis"],
+    ["payments keep failing", "diagnosis"],
+    ["the API is slow today", "diagnosis"],
+    ["p99 latency went up", "diagnosis"],
+    ["gateway returns 502", "diagnosis"],
+    ["lots of 5xx on the cart", "diagnosis"],
+    ["pods keep restarting", "diagnosis"],
+    ["the worker crashed", "diagnosis"],
+    ["jobs are stuck in the queue", "diagnosis"],
+    ["unable to place orders", "diagnosis"],
+    ["requests time out", "diagnosis"],
+    ["service degraded since noon", "diagnosis"],
+    ["error spike after the deploy", "diagnosis"],
+    ["was there an outage?", "diagnosis"],
+    ["结账接口报错", "diagnosis"],
+    ["what's the weather", "other"],
+    ["write a poem", "other"],
+    ["hello", "other"],
+    ["hello, who are you", "other"],
+    ["tell me a joke", "other"],
+    ["download the quarterly report", "other"],
+    ["translate this into French", "other"]
+  ])("%j -> %s", (q, intent) => {
+    expect(classifyIntentByKeywords(q)).toBe(intent)
+    const r = ask({ purpose: "router", messages: [{ role: "user", content: q }] })
+    expect(JSON.parse(r.message.content!)).toEqual({ intent })
   })
 })
 
@@ -442,6 +487,129 @@ describe("OfflineRuleModel: drafting", () => {
     )
     expect(draft.claims[0].text).not.toMatch(/UPDATE|SET state/)
     expect(judge(draft.claims, judgeEvidence(slow))).toEqual(["SUPPORTED"])
+  })
+})
+
+describe("OfflineRuleModel: the asked service shows nothing, another one does", () => {
+  const scoped = (id: string, service: string, patterns: object[] = []) =>
+    toolTurn(
+      id,
+      "query_logs",
+      {},
+      {
+        ...logs("application", patterns, service),
+        scope: {
+          topic: "application",
+          query: "level:ERROR OR level:WARN OR level:FATAL",
+          service,
+          start_time: "2026-03-14T09:00:00.000Z",
+          end_time: "2026-03-14T10:00:00.000Z"
+        }
+      }
+    )
+  const broadened = (id: string, patterns: object[]) =>
+    toolTurn(id, "query_logs", {}, logs("application", patterns, null))
+  const asked = scoped("offline-call-2", "invoice-service")
+  const wide = broadened("offline-call-3", [pattern({ pattern_id: "pquota" })])
+  const lookup = toolTurn(
+    "offline-call-4",
+    "lookup_knowledge",
+    {},
+    knowledge([TRIAGE, QUOTA_SYMPTOMS, QUOTA_MITIGATION])
+  )
+  const draftFor = (q: string, messages: ChatMessage[]) => {
+    const r = ask({ purpose: "agent", messages: [{ role: "user", content: q }, ...messages] })
+    expect(r.message.toolCalls).toEqual([])
+    return JSON.parse(r.message.content!)
+  }
+  const NEGATIVE = {
+    text: 'No application logs matched query "level:ERROR OR level:WARN OR level:FATAL" for invoice-service between 2026-03-14T09:00:00.000Z and 2026-03-14T10:00:00.000Z.',
+    negative: true,
+    citations: [{ tool_call_id: "offline-call-2", kind: "no_evidence", ref: "" }]
+  }
+
+  it.each([
+    ["the question names the service", "why is the invoice-service returning 500s?"],
+    ["the first scoped query was for the service", "why are invoices failing?"]
+  ])("says so first and keeps the scoped negative claim (%s)", (_, q) => {
+    const history = [...firstKnowledge, ...asked, ...wide, ...lookup]
+    const draft = draftFor(q, history)
+    expect(draft.summary).toMatch(
+      /^No error or warning logs from invoice-service in the last 60 minutes\. The problem evidence is in ledger-service: most likely cause: Write quota exhaustion, affecting ledger-service\./
+    )
+    expect(draft.claims[0].citations).toEqual([
+      { tool_call_id: "offline-call-3", kind: "pattern", ref: "pquota" }
+    ])
+    expect(draft.claims[1]).toEqual(NEGATIVE)
+    // once only, and kept even with few claims allowed
+    expect(draft.claims.filter((c: { negative?: boolean }) => c.negative)).toHaveLength(1)
+    const tight = JSON.parse(
+      Effect.runSync(
+        makeOfflineRuleModel({ maxClaims: 2 }).chat({
+          purpose: "agent",
+          messages: [{ role: "user", content: q }, ...history]
+        })
+      ).message.content!
+    )
+    expect(tight.claims[1]).toEqual(NEGATIVE)
+    expect(judge(draft.claims, judgeEvidence(history)).every((v: string) => v === "SUPPORTED")).toBe(true)
+  })
+
+  it("says so for a lead too (no runbook explains the pattern)", () => {
+    const draft = draftFor("why is the invoice-service returning 500s?", [
+      ...firstKnowledge,
+      ...asked,
+      ...wide
+    ])
+    expect(draft.summary).toMatch(
+      /^No error or warning logs from invoice-service in the last 60 minutes\. The problem evidence is in ledger-service: most likely lead \(no retrieved runbook explains it\)/
+    )
+    expect(draft.claims[1]).toEqual(NEGATIVE)
+  })
+
+  it("names the query when it was not a plain level filter", () => {
+    const custom = toolTurn(
+      "offline-call-2",
+      "query_logs",
+      {},
+      {
+        ...logs("application", [], "invoice-service"),
+        scope: {
+          topic: "application",
+          query: "message:timeout",
+          service: "invoice-service",
+          start_time: "2026-03-14T09:30:00.000Z",
+          end_time: "2026-03-14T10:00:00.000Z"
+        }
+      }
+    )
+    const draft = draftFor("why is the invoice-service returning 500s?", [
+      ...firstKnowledge,
+      ...custom,
+      ...wide,
+      ...lookup
+    ])
+    expect(draft.summary).toMatch(
+      /^No application logs matching query "message:timeout" from invoice-service in the last 30 minutes\. The problem evidence is in ledger-service:/
+    )
+  })
+
+  it("adds nothing when the asked service shows the problem itself, or was never scoped", () => {
+    const own = broadened("offline-call-3", [pattern({ pattern_id: "pquota", service: "invoice-service" })])
+    const draft = draftFor("why is the invoice-service returning 500s?", [
+      ...firstKnowledge,
+      ...asked,
+      ...own,
+      ...lookup
+    ])
+    expect(draft.summary).toMatch(/^Most likely cause: Write quota exhaustion, affecting invoice-service\./)
+    const unscoped = draftFor("why is the invoice-service returning 500s?", [
+      ...firstKnowledge,
+      ...broadened("offline-call-2", [pattern({ pattern_id: "pquota" })]),
+      ...lookup
+    ])
+    expect(unscoped.summary).toMatch(/^Most likely cause: /)
+    expect(unscoped.claims.some((c: { negative?: boolean }) => c.negative)).toBe(false)
   })
 })
 

@@ -2,7 +2,16 @@ import type { JsonObject } from "@aiops-harness/core"
 import type { Claim, DraftReport } from "@aiops-harness/guards"
 import { type Analysis, analyze } from "./analysis.js"
 import { clip, isObject, type Seen, str } from "./conversation.js"
-import { type DocHit, mitigationSection, overlap, type PatternHit, salientTerms, stepsOf } from "./signals.js"
+import {
+  type DocHit,
+  mitigationSection,
+  overlap,
+  type PatternHit,
+  salientTerms,
+  servicesIn,
+  severity,
+  stepsOf
+} from "./signals.js"
 
 /** Where (upper-case) SQL text starts in a log template (a slow-query log line carries its statement). */
 const SQL_START =
@@ -42,30 +51,92 @@ const patternClaim = (p: PatternHit, text: string): Claim => ({
   citations: [{ tool_call_id: p.toolCallId, kind: "pattern", ref: p.patternId }]
 })
 
+/** A READY, NO_EVIDENCE `query_logs` observation with its call id and scope. */
+const emptyLogScope = (o: JsonObject): { id: string; scope: JsonObject } | null => {
+  const id = str(o.tool_call_id)
+  const scope = isObject(o.scope) ? o.scope : null
+  if (!id || o.status !== "READY" || o.evidence_status !== "NO_EVIDENCE" || o.tool !== "query_logs" || !scope)
+    return null
+  return { id, scope }
+}
+
+const negativeClaim = ({ id, scope }: { id: string; scope: JsonObject }): Claim => {
+  const service = str(scope.service)
+  return {
+    text: `No ${str(scope.topic) ?? ""} logs matched query "${clip(str(scope.query) ?? "", 80)}"${
+      service ? ` for ${service}` : ""
+    } between ${str(scope.start_time) ?? "?"} and ${str(scope.end_time) ?? "?"}.`,
+    negative: true,
+    citations: [{ tool_call_id: id, kind: "no_evidence", ref: "" }]
+  }
+}
+
 /** Scoped negative statements for the log queries that found nothing (never "the fault does not exist"). */
 const negativeClaims = (observations: ReadonlyArray<JsonObject>): Claim[] =>
   observations.flatMap((o): Claim[] => {
-    const id = str(o.tool_call_id)
-    const scope = isObject(o.scope) ? o.scope : null
-    if (
-      !id ||
-      o.status !== "READY" ||
-      o.evidence_status !== "NO_EVIDENCE" ||
-      o.tool !== "query_logs" ||
-      !scope
-    )
-      return []
-    const service = str(scope.service)
-    return [
-      {
-        text: `No ${str(scope.topic) ?? ""} logs matched query "${clip(str(scope.query) ?? "", 80)}"${
-          service ? ` for ${service}` : ""
-        } between ${str(scope.start_time) ?? "?"} and ${str(scope.end_time) ?? "?"}.`,
-        negative: true,
-        citations: [{ tool_call_id: id, kind: "no_evidence", ref: "" }]
-      }
-    ]
+    const empty = emptyLogScope(o)
+    return empty ? [negativeClaim(empty)] : []
   })
+
+/** What a log query looked for, in words: `error or warning` for a level-only query, else the query. */
+const lookedFor = (topic: string, query: string): string => {
+  const clauses = query.split(/\s+OR\s+/i).map((c) => c.trim())
+  const levels = clauses.map((c) => /^level:\s*"?([a-z]+)"?$/i.exec(c)?.[1]?.toUpperCase() ?? null)
+  if (levels.length > 0 && levels.every((l) => l !== null)) {
+    const words = [
+      ...new Set(
+        (levels as string[]).map((l) =>
+          severity(l) >= 2 ? "error" : severity(l) === 1 ? "warning" : l.toLowerCase()
+        )
+      )
+    ]
+    const list = words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : (words[0] ?? "")
+    return `${list}${topic && topic !== "application" ? ` ${topic}` : ""} logs`
+  }
+  return `${topic || "application"} logs matching query "${clip(query, 80)}"`
+}
+
+const windowMinutes = (scope: JsonObject): number | null => {
+  const start = Date.parse(str(scope.start_time) ?? "")
+  const end = Date.parse(str(scope.end_time) ?? "")
+  return Number.isFinite(start) && Number.isFinite(end) && end > start
+    ? Math.round((end - start) / 60_000)
+    : null
+}
+
+/**
+ * The service the user asked about, when its own logs showed nothing while another service
+ * shows the problem: the question names it (or else the first service-scoped log query was for
+ * it), a READY NO_EVIDENCE log query was scoped to it, and no problem pattern of any query comes
+ * from it. Returns the lead sentence for the summary and the scoped negative claim to keep.
+ */
+const askedScopeEmpty = (
+  seen: Seen,
+  patterns: ReadonlyArray<PatternHit>,
+  evidenceService: string
+): { lead: string; claim: Claim } | null => {
+  const scoped = seen.observations.filter(
+    (o) => o.tool === "query_logs" && isObject(o.scope) && str(o.scope.service)
+  )
+  const asked =
+    servicesIn(seen.question)[0] ??
+    (scoped[0] && isObject(scoped[0].scope) ? str(scoped[0].scope.service)?.toLowerCase() : undefined)
+  if (!asked || asked === evidenceService.toLowerCase()) return null
+  if (patterns.some((p) => severity(p.level) > 0 && p.service.toLowerCase() === asked)) return null
+  const empty = scoped
+    .map(emptyLogScope)
+    .find((e) => e !== null && (str(e.scope.service) ?? "").toLowerCase() === asked)
+  if (!empty) return null
+  const minutes = windowMinutes(empty.scope)
+  const service = str(empty.scope.service) ?? asked
+  const lead =
+    `No ${lookedFor(str(empty.scope.topic) ?? "", str(empty.scope.query) ?? "")} from ${service} ` +
+    (minutes !== null
+      ? `in the last ${minutes} minute${minutes === 1 ? "" : "s"}`
+      : `between ${str(empty.scope.start_time) ?? "?"} and ${str(empty.scope.end_time) ?? "?"}`) +
+    `. The problem evidence is in ${evidenceService}:`
+  return { lead, claim: negativeClaim(empty) }
+}
 
 const rowClaims = (observations: ReadonlyArray<JsonObject>): Claim[] =>
   observations.flatMap((o): Claim[] => {
@@ -136,6 +207,16 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
 
   const claims: Claim[] = []
   const symptom = a.symptom
+  // Honest scope: when the asked service's own logs showed nothing, say so first, and keep the
+  // scoped negative claim next to the evidence (never cut by `maxClaims`).
+  const elsewhere = askedScopeEmpty(seen, a.patterns, symptom?.service ?? cause.service)
+  const negativesRest = elsewhere
+    ? negatives.filter((n) => n.citations[0]?.tool_call_id !== elsewhere.claim.citations[0]?.tool_call_id)
+    : negatives
+  const withNegatives = (positive: Claim[]): Claim[] =>
+    elsewhere
+      ? [positive[0]!, elsewhere.claim, ...positive.slice(1), ...negativesRest].slice(0, maxClaims)
+      : [...positive, ...negativesRest].slice(0, maxClaims)
   const viaDependency = a.dependencyPattern !== null && symptom !== null && symptom !== cause
   claims.push(
     patternClaim(
@@ -207,10 +288,10 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
   if (!match) {
     return {
       summary: clip(
-        `Most likely lead (no retrieved runbook explains it) — ${evidenceLine}${upstream}. The logs show this failure pattern; the evidence does not establish what causes it.`,
+        `${elsewhere ? `${elsewhere.lead} most likely lead` : "Most likely lead"} (no retrieved runbook explains it) — ${evidenceLine}${upstream}. The logs show this failure pattern; the evidence does not establish what causes it.`,
         4000
       ),
-      claims: [...claims, ...negatives].slice(0, maxClaims),
+      claims: withNegatives(claims),
       next_steps: [
         `Look up the log pattern ${quote(cause.template, 100)} in the runbooks or the service's code.`,
         `Check deploys and dependency changes of ${cause.service} shortly before ${cause.firstSeen || "the first occurrence"}.`
@@ -228,12 +309,12 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
           `Verify after each change that this log pattern stops growing in ${cause.service} logs.`
         ]
   const summary =
-    `Most likely cause: ${match.title}, affecting ${cause.service}. ` +
+    `${elsewhere ? `${elsewhere.lead} most likely cause` : "Most likely cause"}: ${match.title}, affecting ${cause.service}. ` +
     `The evidence supports it — ${evidenceLine}, the log pattern runbook "${match.title}" describes${upstream}${corroborated}.` +
     (mitigation ? ` Next steps are taken from that runbook's "${section(mitigation)}" section.` : "")
   return {
     summary: clip(summary, 4000),
-    claims: [...claims, ...negatives].slice(0, maxClaims),
+    claims: withNegatives(claims),
     next_steps: nextSteps.map((s) => clip(s, 500)).slice(0, 6)
   }
 }
