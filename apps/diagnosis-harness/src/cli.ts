@@ -7,9 +7,12 @@ const io = {
   env: process.env
 }
 
-main(process.argv.slice(2), io).then(
+const argv = process.argv.slice(2)
+main(argv, io).then(
   (code) => {
     process.exitCode = code
+    // `serve` has disposed its runtime: exit even if a library left a timer or socket behind.
+    if (argv[0] === "serve") process.exit(code)
   },
   (error: unknown) => {
     process.stderr.write(`error: ${error instanceof Error ? error.message : "unexpected failure"}\n`)

@@ -40,6 +40,11 @@ export interface AppConfig {
   readonly port: number
   /** HTTP bind address (`HOST`, default 127.0.0.1). */
   readonly host: string
+  /**
+   * `serve`: how long a shutdown waits for the interrupted runs' streams to close before it
+   * closes the remaining connections (`SHUTDOWN_GRACE_MS`, default 10000).
+   */
+  readonly shutdownGraceMs: number
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -130,6 +135,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     maxSteps: intIn("MAX_STEPS", env.MAX_STEPS, 8, 1, 50),
     port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
+    shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     env
   }
 }

@@ -1,7 +1,8 @@
 import type { ProgressEvent } from "@aiops-harness/agent"
 import { ID_PATTERN, newRunId, newSessionId } from "@aiops-harness/core"
-import { Hono } from "hono"
+import { type Context, Hono } from "hono"
 import { streamSSE } from "hono/streaming"
+import { Cause, Exit } from "effect"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { diagnose, readTrace } from "./diagnose.js"
@@ -28,13 +29,17 @@ const idField = (name: string, options: { readonly required: boolean }) => {
   )
 }
 
+/** The longest question `POST /api/chat` and `cli diagnose` accept (after trimming). */
+export const QUESTION_MAX_CHARS = 2000
+export const QUESTION_TOO_LONG = `question is limited to ${QUESTION_MAX_CHARS} characters`
+
 /** `POST /api/chat` body. */
 export const ChatRequestSchema = z.strictObject(
   {
     question: requiredString("question")
       .trim()
       .min(1, { error: "question is required", abort: true })
-      .max(2000, "question is limited to 2000 characters"),
+      .max(QUESTION_MAX_CHARS, QUESTION_TOO_LONG),
     sessionId: idField("sessionId", { required: false }).optional()
   },
   {
@@ -54,9 +59,61 @@ const TraceParamsSchema = z.object({
 })
 
 export interface ApiError {
-  readonly error: "INVALID_REQUEST" | "RUN_NOT_FOUND" | "AUDIT_UNAVAILABLE" | "NOT_FOUND" | "INTERNAL"
+  readonly error:
+    | "INVALID_REQUEST"
+    | "UNSUPPORTED_MEDIA_TYPE"
+    | "METHOD_NOT_ALLOWED"
+    | "RUN_NOT_FOUND"
+    | "AUDIT_UNAVAILABLE"
+    | "NOT_FOUND"
+    | "SHUTTING_DOWN"
+    | "INTERNAL"
   readonly message: string
 }
+
+/**
+ * The diagnosis runs of open `POST /api/chat` streams. `cancelAll()` (shutdown) refuses new
+ * runs and interrupts the running ones: each run ends with `RUN_FINISHED` CANCELLED (written
+ * by the agent) and its stream with a final `event: error` `CANCELLED`.
+ */
+export class InFlightRuns {
+  readonly #runs = new Set<AbortController>()
+  #closing = false
+
+  /** True once `cancelAll()` was called: no new run starts. */
+  get closing(): boolean {
+    return this.#closing
+  }
+
+  /** Open streams whose run (or final event) is not done. */
+  get size(): number {
+    return this.#runs.size
+  }
+
+  /** Tracks `work` (a run and its stream's final event) with the signal that cancels it. */
+  track(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController()
+    if (this.#closing) controller.abort()
+    this.#runs.add(controller)
+    return work(controller.signal).finally(() => {
+      this.#runs.delete(controller)
+    })
+  }
+
+  /** Refuses new runs and interrupts every running one. */
+  cancelAll(): void {
+    this.#closing = true
+    for (const controller of this.#runs) controller.abort()
+  }
+}
+
+export interface HttpAppOptions {
+  /** The registry of running chats (the server cancels it on shutdown). Default: a new one. */
+  readonly runs?: InFlightRuns
+}
+
+const isJsonContentType = (header: string | undefined): boolean =>
+  header !== undefined && header.split(";")[0]!.trim().toLowerCase() === "application/json"
 
 /** The schemas' messages already name their field: no path prefix (no "sessionId: sessionId ..."). */
 const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((i) => i.message))].join("; ")
@@ -66,13 +123,22 @@ const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((
  * - `POST /api/chat` `{ question, sessionId? }` -> SSE `metadata`, `progress`*, `answer` (or `error`);
  * - `GET /api/trace?sessionId=&runId=` -> the run's trace (404 for an unknown run);
  * - `GET /healthz`.
+ * Other methods on these paths: `405` with an `Allow` header.
  */
-export const makeHttpApp = (runtime: AppRuntime, config: AppConfig): Hono => {
+export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: HttpAppOptions = {}): Hono => {
   const app = new Hono()
+  const runs = options.runs ?? new InFlightRuns()
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
 
   app.post("/api/chat", async (c) => {
+    if (!isJsonContentType(c.req.header("content-type"))) {
+      return c.json<ApiError>({ error: "UNSUPPORTED_MEDIA_TYPE", message: "send application/json" }, 415)
+    }
+    if (runs.closing) {
+      c.header("connection", "close")
+      return c.json<ApiError>({ error: "SHUTTING_DOWN", message: "the server is shutting down" }, 503)
+    }
     let body: unknown
     try {
       body = await c.req.json()
@@ -85,39 +151,52 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig): Hono => {
     }
     const sessionId = parsed.data.sessionId ?? newSessionId()
     const runId = newRunId()
-    return streamSSE(c, async (stream) => {
-      await stream.writeSSE({ event: "metadata", data: JSON.stringify({ sessionId, runId }) })
-      // Progress callbacks are synchronous: chain the writes to keep their order.
-      let writes: Promise<void> = Promise.resolve()
-      const onProgress = (event: ProgressEvent) => {
-        writes = writes.then(() => stream.writeSSE({ event: "progress", data: JSON.stringify(event) }))
-      }
-      try {
-        const { result } = await runtime.runPromise(
-          diagnose({ question: parsed.data.question, sessionId, runId }, { onProgress })
+    return streamSSE(c, (stream) =>
+      runs.track(async (signal) => {
+        await stream.writeSSE({ event: "metadata", data: JSON.stringify({ sessionId, runId }) })
+        // Progress callbacks are synchronous: chain the writes to keep their order.
+        let writes: Promise<void> = Promise.resolve()
+        const onProgress = (event: ProgressEvent) => {
+          writes = writes.then(() => stream.writeSSE({ event: "progress", data: JSON.stringify(event) }))
+        }
+        const exit = await runtime.runPromiseExit(
+          diagnose({ question: parsed.data.question, sessionId, runId }, { onProgress }),
+          { signal }
         )
-        await writes
-        await stream.writeSSE({
-          event: "answer",
-          data: JSON.stringify({
-            sessionId: result.sessionId,
-            runId: result.runId,
-            intent: result.intent,
-            releaseResult: result.releaseResult,
-            content: result.content
-          })
-        })
-      } catch {
         await writes.catch(() => undefined)
-        await stream.writeSSE({
-          event: "error",
-          data: JSON.stringify({
-            error: "INTERNAL",
-            message: "the diagnosis could not run; see the server log"
+        if (Exit.isSuccess(exit)) {
+          const { result } = exit.value
+          await stream.writeSSE({
+            event: "answer",
+            data: JSON.stringify({
+              sessionId: result.sessionId,
+              runId: result.runId,
+              intent: result.intent,
+              releaseResult: result.releaseResult,
+              content: result.content
+            })
           })
-        })
-      }
-    })
+        } else if (Cause.hasInterruptsOnly(exit.cause)) {
+          await stream.writeSSE({
+            event: "error",
+            data: JSON.stringify({
+              error: "CANCELLED",
+              message: "the server is shutting down; the run was cancelled",
+              sessionId,
+              runId
+            })
+          })
+        } else {
+          await stream.writeSSE({
+            event: "error",
+            data: JSON.stringify({
+              error: "INTERNAL",
+              message: "the diagnosis could not run; see the server log"
+            })
+          })
+        }
+      })
+    )
   })
 
   app.get("/api/trace", async (c) => {
@@ -134,6 +213,20 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig): Hono => {
       ? c.json<ApiError>({ error: "RUN_NOT_FOUND", message: "no run with this sessionId and runId" }, 404)
       : c.json<ApiError>({ error: "AUDIT_UNAVAILABLE", message: "the audit store did not answer" }, 503)
   })
+
+  const methodNotAllowed = (allow: string) => (c: Context) => {
+    c.header("allow", allow)
+    return c.json<ApiError>(
+      {
+        error: "METHOD_NOT_ALLOWED",
+        message: `${c.req.method} is not allowed on ${c.req.path}; use ${allow}`
+      },
+      405
+    )
+  }
+  app.all("/api/chat", methodNotAllowed("POST"))
+  app.all("/api/trace", methodNotAllowed("GET, HEAD"))
+  app.all("/healthz", methodNotAllowed("GET, HEAD"))
 
   app.notFound((c) =>
     c.json<ApiError>({ error: "NOT_FOUND", message: `no route ${c.req.method} ${c.req.path}` }, 404)

@@ -1,22 +1,34 @@
+import { ID_PATTERN } from "@aiops-harness/core"
 import { Cause, Effect, Exit } from "effect"
 import { type AppConfig, ConfigError, describeBackends, loadConfig } from "./config.js"
 import { type DiagnoseOutcome, diagnose, InvalidIdInput } from "./diagnose.js"
 import { formatProgress, formatReport, formatTrace } from "./format.js"
 import { type AppLayerOptions, type AppRuntime, makeAppRuntime, migrateAll, StartupError } from "./runtime.js"
-import { startServer } from "./server.js"
+import { QUESTION_MAX_CHARS, QUESTION_TOO_LONG } from "./http.js"
+import { type RunningServer, type ShutdownReport, startServer } from "./server.js"
 
 export const USAGE = `usage: diagnosis-harness <command> [options]
 
 commands:
   diagnose "<question>" [--scenario <id>] [--session <sessionId>]
       run one diagnosis on the configured backends, print progress, the report and the trace summary
+      (one question of at most 2000 characters: quote it)
   migrate
       apply the audit schema and the demo business schema to MYSQL_URL
-  serve [--port <n>]
-      serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz)
+  serve [--port <n>] [--scenario <id>]
+      serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz) until SIGINT/SIGTERM;
+      a second signal forces the exit
+  help, --help, -h
+      print this text
 
 scenarios: db-pool-exhaustion (default), oom-killed, slow-query-orders, redis-timeouts, calm
-env: REDIS_URL, MYSQL_URL, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, SCENARIO, PORT, HOST, MAX_STEPS`
+env: REDIS_URL, REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS,
+     REDIS_RECONNECT_MAX_DELAY_MS, CANONICAL_STORE_KEY_PREFIX, CANONICAL_STORE_TTL_MS,
+     CANONICAL_STORE_MAX_RECORD_BYTES, MYSQL_URL, AUDIT_MYSQL_CONNECTION_LIMIT,
+     AUDIT_MYSQL_CONNECT_TIMEOUT_MS, AUDIT_MYSQL_QUERY_TIMEOUT_MS, AUDIT_MYSQL_WRITE_TIMEOUT_MS,
+     AUDIT_MYSQL_QUEUE_LIMIT, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
+     MODEL_MAX_RETRIES, SCENARIO, DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST,
+     SHUTDOWN_GRACE_MS`
 
 export interface Io {
   readonly out: (line: string) => void
@@ -30,6 +42,7 @@ export class UsageError extends Error {
 }
 
 export interface ParsedArgs {
+  /** `help` also for `--help` / `-h` anywhere before `--`. */
   readonly command: string | undefined
   readonly positional: ReadonlyArray<string>
   readonly options: Readonly<Record<string, string>>
@@ -38,12 +51,27 @@ export interface ParsedArgs {
 const KNOWN_OPTIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
   diagnose: ["scenario", "session"],
   migrate: [],
-  serve: ["port", "scenario"]
+  serve: ["port", "scenario"],
+  help: []
 }
 
-/** Plain argv parsing: `--name value` and `--name=value`; everything else is positional. */
+const isHelpFlag = (arg: string) => arg === "--help" || arg === "-h"
+
+/**
+ * Plain argv parsing: `--name value` and `--name=value`; `-x` is an (unknown) option; after
+ * `--` everything is positional. `--help` / `-h` anywhere make the command `help`. Throws
+ * `UsageError` for an unknown command, an unknown option (with or without a value) and an
+ * option without a value.
+ */
 export const parseArgs = (argv: ReadonlyArray<string>): ParsedArgs => {
+  const end = argv.indexOf("--")
+  if ((end < 0 ? argv : argv.slice(0, end)).some(isHelpFlag)) {
+    return { command: "help", positional: [], options: {} }
+  }
   const [command, ...rest] = argv
+  if (command === undefined) return { command, positional: [], options: {} }
+  const known = KNOWN_OPTIONS[command]
+  if (!known) throw new UsageError(`unknown command "${command}"`)
   const positional: string[] = []
   const options: Record<string, string> = {}
   for (let i = 0; i < rest.length; i++) {
@@ -55,16 +83,15 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParsedArgs => {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=")
       const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2)
-      const value = eq > 0 ? arg.slice(eq + 1) : rest[++i]
+      if (!known.includes(name)) throw new UsageError(`unknown option --${name} for ${command}`)
+      const next = rest[i + 1]
+      const value =
+        eq > 0 ? arg.slice(eq + 1) : next !== undefined && !next.startsWith("--") ? rest[++i] : undefined
       if (value === undefined || value === "") throw new UsageError(`option --${name} needs a value`)
       options[name] = value
+    } else if (/^-[A-Za-z]/.test(arg)) {
+      throw new UsageError(`unknown option ${arg.split("=")[0]} for ${command}`)
     } else positional.push(arg)
-  }
-  if (command !== undefined && KNOWN_OPTIONS[command]) {
-    for (const name of Object.keys(options)) {
-      if (!KNOWN_OPTIONS[command]!.includes(name))
-        throw new UsageError(`unknown option --${name} for ${command}`)
-    }
   }
   return { command, positional, options }
 }
@@ -134,7 +161,8 @@ export const runMigrateCommand = async (config: AppConfig, io: Io): Promise<numb
   }
   const exit = await Effect.runPromiseExit(migrateAll(config.mysqlUrl))
   if (Exit.isFailure(exit)) {
-    io.err(`error: ${describeStartup(exit.cause)}`)
+    const error = Cause.squash(exit.cause)
+    io.err(`error: ${error instanceof StartupError ? error.message : describeStartup(exit.cause)}`)
     return 1
   }
   const { audit, business } = exit.value
@@ -147,10 +175,38 @@ export const runMigrateCommand = async (config: AppConfig, io: Io): Promise<numb
   return 0
 }
 
-/** `serve`: runs until SIGINT/SIGTERM, then closes the server and disposes the runtime. */
-export const runServeCommand = async (config: AppConfig, io: Io): Promise<number> => {
-  const runtime = makeAppRuntime(config)
-  let server: Awaited<ReturnType<typeof startServer>>
+/** Where `serve` listens for SIGINT/SIGTERM (default: `process`). */
+export interface SignalSource {
+  readonly on: (signal: "SIGINT" | "SIGTERM", listener: () => void) => unknown
+  readonly off: (signal: "SIGINT" | "SIGTERM", listener: () => void) => unknown
+}
+
+export interface ServeOptions extends AppLayerOptions {
+  /** Default: `process`. */
+  readonly signals?: SignalSource
+  /** Called on a second signal with 128 + the signal number. Default: `process.exit`. */
+  readonly forceExit?: (code: number) => void
+  /** Called once the server listens (tests learn the port). */
+  readonly onListening?: (server: RunningServer) => void
+}
+
+const SIGNAL_NUMBER = { SIGINT: 2, SIGTERM: 15 } as const
+
+/**
+ * `serve`: runs until SIGINT/SIGTERM, then stops accepting, interrupts the running diagnoses
+ * (each ends `RUN_FINISHED` CANCELLED, its stream with a final `event: error`), waits up to
+ * `SHUTDOWN_GRACE_MS` for the streams to close, closes what is left, disposes the runtime and
+ * returns 0. A second signal forces the exit at once.
+ */
+export const runServeCommand = async (
+  config: AppConfig,
+  io: Io,
+  options: ServeOptions = {}
+): Promise<number> => {
+  const signals: SignalSource = options.signals ?? process
+  const forceExit = options.forceExit ?? ((code: number) => process.exit(code))
+  const runtime = makeAppRuntime(config, options)
+  let server: RunningServer
   try {
     server = await startServer(runtime, config)
   } catch (error) {
@@ -166,38 +222,84 @@ export const runServeCommand = async (config: AppConfig, io: Io): Promise<number
   io.err(
     `diagnosis-harness listening on http://${server.host}:${server.port} (store=${b.canonical_store} audit=${b.audit} model=${b.model} mysql=${b.business_datasource} scenario=${b.scenario})`
   )
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      io.err(`${signal}: shutting down`)
-      process.off("SIGINT", onInt)
-      process.off("SIGTERM", onTerm)
-      server.close().then(resolve, resolve)
+  options.onListening?.(server)
+  let onInt = () => {}
+  let onTerm = () => {}
+  const report = await new Promise<ShutdownReport | null>((resolve) => {
+    let stopping = false
+    const onSignal = (signal: keyof typeof SIGNAL_NUMBER) => {
+      if (stopping) {
+        io.err("second signal: forcing exit")
+        forceExit(128 + SIGNAL_NUMBER[signal])
+        return
+      }
+      stopping = true
+      io.err(
+        `${signal}: shutting down (cancelling ${server.inFlight()} open run(s), grace ${config.shutdownGraceMs} ms); press Ctrl-C again to force`
+      )
+      server.shutdown().then(resolve, () => resolve(null))
     }
-    const onInt = () => stop("SIGINT")
-    const onTerm = () => stop("SIGTERM")
-    process.on("SIGINT", onInt)
-    process.on("SIGTERM", onTerm)
+    onInt = () => onSignal("SIGINT")
+    onTerm = () => onSignal("SIGTERM")
+    signals.on("SIGINT", onInt)
+    signals.on("SIGTERM", onTerm)
   })
+  signals.off("SIGINT", onInt)
+  signals.off("SIGTERM", onTerm)
+  if (report === null) {
+    io.err("error: the shutdown failed")
+    return 1
+  }
+  if (!report.drained) {
+    io.err(`grace period of ${config.shutdownGraceMs} ms over: closed the remaining connections`)
+  }
+  if (!report.disposed) {
+    io.err(
+      `error: releasing the backends did not finish within ${report.disposeTimeoutMs} ms (a run ignored its cancellation); exiting anyway`
+    )
+    return 1
+  }
   io.err("stopped")
   return 0
 }
 
+const usageError = (io: Io, message: string): number => {
+  io.err(`${message}\n\n${USAGE}`)
+  return 2
+}
+
 /** The CLI: returns the process exit code (0 success, 1 error, 2 usage error). */
-export const main = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
+export const main = async (
+  argv: ReadonlyArray<string>,
+  io: Io,
+  options: ServeOptions = {}
+): Promise<number> => {
   let args: ParsedArgs
   try {
     args = parseArgs(argv)
   } catch (error) {
-    io.err(`${(error as Error).message}\n\n${USAGE}`)
-    return 2
+    return usageError(io, (error as Error).message)
   }
-  if (args.command === undefined || args.command === "help" || args.command === "--help") {
-    ;(args.command === undefined ? io.err : io.out)(USAGE)
-    return args.command === undefined ? 2 : 0
+  if (args.command === undefined) return usageError(io, "missing command")
+  if (args.command === "help") {
+    io.out(USAGE)
+    return 0
   }
-  if (!KNOWN_OPTIONS[args.command]) {
-    io.err(`unknown command "${args.command}"\n\n${USAGE}`)
-    return 2
+  let question = ""
+  const session = args.options.session
+  if (args.command === "diagnose") {
+    if (args.positional.length > 1) return usageError(io, "diagnose takes one question; quote it")
+    question = (args.positional[0] ?? "").trim()
+    if (question === "") return usageError(io, "diagnose needs a question")
+    if (question.length > QUESTION_MAX_CHARS) return usageError(io, QUESTION_TOO_LONG)
+    if (session !== undefined && !ID_PATTERN.test(session)) {
+      return usageError(
+        io,
+        "--session: expected 1-128 characters of [A-Za-z0-9_.-] starting with a letter or digit"
+      )
+    }
+  } else if (args.positional.length > 0) {
+    return usageError(io, `${args.command} takes no arguments`)
   }
   let config: AppConfig
   try {
@@ -207,43 +309,26 @@ export const main = async (argv: ReadonlyArray<string>, io: Io): Promise<number>
     })
   } catch (error) {
     if (error instanceof ConfigError) {
-      const usage = error.field.startsWith("--")
-      io.err(`${usage ? "" : "configuration error: "}${error.message}${usage ? `\n\n${USAGE}` : ""}`)
-      return usage ? 2 : 1
+      if (error.field.startsWith("--")) return usageError(io, error.message)
+      io.err(`configuration error: ${error.message}`)
+      return 1
     }
     throw error
   }
   switch (args.command) {
     case "diagnose": {
-      const question = args.positional.join(" ").trim()
-      if (question === "") {
-        io.err(`diagnose needs a question\n\n${USAGE}`)
-        return 2
-      }
-      const session = args.options.session
-      if (session !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(session)) {
-        io.err("--session: expected 1-128 characters of [A-Za-z0-9_.-] starting with a letter or digit")
-        return 2
-      }
       const { exitCode } = await runDiagnoseCommand(
         { question, ...(session !== undefined ? { sessionId: session } : {}) },
         config,
-        io
+        io,
+        options
       )
       return exitCode
     }
     case "migrate":
-      if (args.positional.length > 0) {
-        io.err(`migrate takes no arguments\n\n${USAGE}`)
-        return 2
-      }
       return runMigrateCommand(config, io)
     case "serve":
-      if (args.positional.length > 0) {
-        io.err(`serve takes no arguments\n\n${USAGE}`)
-        return 2
-      }
-      return runServeCommand(config, io)
+      return runServeCommand(config, io, options)
     default:
       return 2
   }

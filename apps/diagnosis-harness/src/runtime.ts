@@ -17,7 +17,7 @@ import {
   queryLogsTool,
   queryMysqlTool
 } from "@aiops-harness/tools"
-import { Cause, Clock, Context, Data, Effect, Layer, ManagedRuntime } from "effect"
+import { type Cause, Clock, Context, Data, Effect, Layer, ManagedRuntime } from "effect"
 import { type AppConfig, mysqlDatabaseOf } from "./config.js"
 import {
   DEMO_DATASOURCE,
@@ -28,22 +28,31 @@ import {
   type ScenarioId,
   toNdjson
 } from "./demo/index.js"
+import { type BackendFailure, describeBackendFailure } from "./startup-errors.js"
 
-/** Building the app's services failed. `stage` says which backend; `cause` is internal only. */
+/** What each startup stage is called in messages. */
+const STAGE_LABEL = {
+  canonical_store: "canonical store",
+  audit: "audit",
+  model: "model",
+  knowledge: "knowledge",
+  logs: "demo logs",
+  mysql_datasource: "business datasource",
+  migrate: "migration"
+} as const
+
+/**
+ * Building the app's services failed. `stage` says which backend; `reason` what failed and
+ * where (`Redis at 127.0.0.1:1 is unreachable (connection refused)`), never credentials or
+ * error text; `cause` is internal only.
+ */
 export class StartupError extends Data.TaggedError("StartupError")<{
-  readonly stage:
-    | "canonical_store"
-    | "audit"
-    | "model"
-    | "knowledge"
-    | "logs"
-    | "mysql_datasource"
-    | "migrate"
+  readonly stage: keyof typeof STAGE_LABEL
   readonly reason: string
   readonly cause?: unknown
 }> {
   override get message() {
-    return `${this.stage}: ${this.reason}`
+    return `${STAGE_LABEL[this.stage]}: ${this.reason}`
   }
 }
 
@@ -73,17 +82,22 @@ export interface AppLayerOptions {
   readonly auditLayer?: Layer.Layer<AuditSink | TraceQuery>
 }
 
-/** A layer that fails with a `StartupError` describing `cause` (its tag and reason, never its text). */
+/** A layer that fails with a `StartupError` saying what failed and where (never the error text). */
 const startupFailure =
-  (stage: StartupError["stage"]) =>
-  (cause: Cause.Cause<unknown>): Layer.Layer<unknown, StartupError> => {
-    const error = Cause.squash(cause) as { _tag?: unknown; reason?: unknown; code?: unknown }
-    const parts = [error?._tag, error?.reason ?? error?.code].filter((p) => typeof p === "string")
+  (stage: StartupError["stage"], failure: Omit<BackendFailure, "cause">) =>
+  (cause: Cause.Cause<unknown>): Layer.Layer<unknown, StartupError> =>
     // `Layer.catchCause` intersects the outputs: `unknown` keeps the recovered layer's services.
-    return Layer.effectDiscard(
-      Effect.fail(new StartupError({ stage, reason: parts.length > 0 ? parts.join(" ") : "failed", cause }))
+    Layer.effectDiscard(
+      Effect.flatMap(describeBackendFailure({ ...failure, cause }), (reason) =>
+        Effect.fail(new StartupError({ stage, reason, cause }))
+      )
     ) as Layer.Layer<unknown, StartupError>
-  }
+
+/** `StartupError` of a MySQL step (migration, datasource) with the failure described. */
+const mysqlStartupError = (stage: StartupError["stage"], url: string) => (cause: unknown) =>
+  Effect.flatMap(describeBackendFailure({ kind: "MySQL", url, cause }), (reason) =>
+    Effect.fail(new StartupError({ stage, reason, cause }))
+  )
 
 /** Business schema migration: versions far above the audit schema's, same `schema_migrations` table. */
 export const demoSchemaMigration = () => ({
@@ -98,16 +112,7 @@ export const migrateAll = (mysqlUrl: string) =>
     const audit = yield* migrate(mysqlUrl)
     const business = yield* migrate(mysqlUrl, { migrations: [demoSchemaMigration()] })
     return { audit, business }
-  }).pipe(
-    Effect.mapError(
-      (e) =>
-        new StartupError({
-          stage: "migrate",
-          reason: `${e.reason}${e.version !== undefined ? ` (version ${e.version})` : ""}`,
-          cause: e
-        })
-    )
-  )
+  }).pipe(Effect.catch(mysqlStartupError("migrate", mysqlUrl)))
 
 /** A clock that starts at `now` and advances with the real clock. */
 export const shiftedClockLayer = (now: number): Layer.Layer<never> =>
@@ -181,7 +186,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
       if (config.mysqlUrl !== null) {
         const database = mysqlDatabaseOf(config.mysqlUrl)
         yield* migrate(config.mysqlUrl, { migrations: [demoSchemaMigration()] }).pipe(
-          Effect.mapError((e) => new StartupError({ stage: "migrate", reason: e.reason, cause: e }))
+          Effect.catch(mysqlStartupError("migrate", config.mysqlUrl))
         )
         const allowlist = yield* parseMysqlAllowlist(demoAllowlistJson(database)).pipe(
           Effect.mapError((e) => new StartupError({ stage: "mysql_datasource", reason: e.detail, cause: e }))
@@ -192,9 +197,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
           statementTimeoutMs: 5000,
           maxRows: 200,
           databases: { [DEMO_DATASOURCE]: database }
-        }).pipe(
-          Effect.mapError((e) => new StartupError({ stage: "mysql_datasource", reason: e.code, cause: e }))
-        )
+        }).pipe(Effect.catch(mysqlStartupError("mysql_datasource", config.mysqlUrl)))
         tools.push(queryMysqlTool({ allowlist, executor, defaultDatasource: DEMO_DATASOURCE, maxRows: 50 }))
       }
       return { tools, scenario: config.scenario, maxSteps: config.maxSteps }
@@ -221,17 +224,26 @@ export const appLayer = (
   config: AppConfig,
   options: AppLayerOptions = {}
 ): Layer.Layer<AppServices, StartupError> => {
+  const clusterNodes = config.env.REDIS_CLUSTER_NODES?.trim()
   const store = canonicalStoreLayerFromEnv({ ...config.env, REDIS_URL: config.redisUrl ?? undefined }).pipe(
-    Layer.catchCause(startupFailure("canonical_store"))
+    Layer.catchCause(
+      startupFailure("canonical_store", {
+        kind: "Redis",
+        url: config.redisUrl ?? "",
+        probe: true,
+        ...(clusterNodes ? { address: clusterNodes } : {})
+      })
+    )
   )
   const audit = auditLayerFromEnv({ ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined }).pipe(
-    Layer.catchCause(startupFailure("audit"))
+    Layer.catchCause(startupFailure("audit", { kind: "MySQL", url: config.mysqlUrl ?? "" }))
   )
+  // The tools' business-schema migration runs after the audit's (same MySQL): a MySQL that
+  // does not answer is reported once, by the audit stage.
   const services = Layer.mergeAll(
     store,
-    options.auditLayer ?? audit,
     options.modelLayer ?? modelLayer(config),
-    toolsLayer(config)
+    toolsLayer(config).pipe(Layer.provideMerge(options.auditLayer ?? audit))
   )
   return options.now === undefined
     ? services

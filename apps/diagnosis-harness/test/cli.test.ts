@@ -1,6 +1,7 @@
+import { readFile } from "node:fs/promises"
 import { describe, expect, it } from "vitest"
 import { ConfigError, describeBackends, loadConfig, mysqlDatabaseOf } from "../src/config.js"
-import { main, parseArgs, UsageError } from "../src/main.js"
+import { main, parseArgs, USAGE, UsageError } from "../src/main.js"
 import { captureIo } from "./helpers.js"
 
 describe("argument parsing", () => {
@@ -15,7 +16,28 @@ describe("argument parsing", () => {
 
   it("rejects options without a value and unknown options", () => {
     expect(() => parseArgs(["diagnose", "q", "--scenario"])).toThrow(UsageError)
+    expect(() => parseArgs(["diagnose", "q", "--scenario", "--session", "s"])).toThrow(
+      "option --scenario needs a value"
+    )
     expect(() => parseArgs(["serve", "--verbose", "1"])).toThrow("unknown option --verbose for serve")
+  })
+
+  it.each([
+    ["with a value", ["diagnose", "q", "--x", "v"], "--x"],
+    ["without a value", ["diagnose", "q", "--x"], "--x"],
+    ["as --x=v", ["diagnose", "q", "--x=v"], "--x"],
+    ["before the question", ["diagnose", "--x", "q"], "--x"],
+    ["short", ["diagnose", "q", "-x"], "-x"],
+    ["on serve, without a value", ["serve", "--verbose"], "--verbose"]
+  ])("an unknown option is named as such %s", (_name, argv, option) => {
+    expect(() => parseArgs(argv)).toThrow(`unknown option ${option} for ${argv[0]}`)
+  })
+
+  it("--help / -h anywhere before -- means help; after -- it is an argument", () => {
+    expect(parseArgs(["diagnose", "--help"]).command).toBe("help")
+    expect(parseArgs(["diagnose", "q", "-h"]).command).toBe("help")
+    expect(parseArgs(["-h"]).command).toBe("help")
+    expect(parseArgs(["diagnose", "--", "-h"]).positional).toEqual(["-h"])
   })
 })
 
@@ -49,10 +71,85 @@ describe("exit codes", () => {
     expect(session.err).toContain("--session")
   })
 
-  it("0 for help", async () => {
-    const r = await run(["help"])
+  it.each([
+    [["help"]],
+    [["--help"]],
+    [["-h"]],
+    [["diagnose", "--help"]],
+    [["diagnose", "-h"]],
+    [["diagnose", "why?", "--nope", "--help"]],
+    [["serve", "--help"]]
+  ])("0 for help (%j): the usage on stdout", async (argv) => {
+    const r = await run(argv)
     expect(r.code).toBe(0)
-    expect(r.out).toContain("usage:")
+    expect(r.out).toContain("usage: diagnosis-harness")
+    expect(r.err).toBe("")
+  })
+
+  it("2 for a question over 2000 characters, like the HTTP API (nothing runs)", async () => {
+    const r = await run(["diagnose", `why ${"x".repeat(2000)}`])
+    expect(r.code).toBe(2)
+    expect(r.err).toContain("question is limited to 2000 characters")
+    expect(r.err).toContain("usage: diagnosis-harness")
+    expect(r.err).not.toContain("diagnosis-harness: store=")
+    // Surrounding blanks do not count, as in the API (the question is trimmed first).
+    const ok = await run(["diagnose", `  ${"x".repeat(2000)}  `])
+    expect(ok.err).not.toContain("question is limited")
+    expect(ok.code).toBe(0)
+  })
+
+  it.each([
+    ["with a value", ["diagnose", "why?", "--x", "v"], "--x"],
+    ["without a value", ["diagnose", "why?", "--x"], "--x"],
+    ["short", ["diagnose", "why?", "-x"], "-x"]
+  ])("2 for an unknown option %s, named, with the usage", async (_name, argv, option) => {
+    const r = await run(argv)
+    expect(r.code).toBe(2)
+    expect(r.err).toContain(`unknown option ${option}`)
+    expect(r.err).not.toContain("needs a value")
+    expect(r.err).toContain("usage: diagnosis-harness")
+  })
+
+  it("2 for a malformed --session, with the error and the usage", async () => {
+    const r = await run(["diagnose", "why?", "--session", "a:b"])
+    expect(r.code).toBe(2)
+    expect(r.err).toContain(
+      "--session: expected 1-128 characters of [A-Za-z0-9_.-] starting with a letter or digit"
+    )
+    expect(r.err).toContain("usage: diagnosis-harness")
+  })
+
+  it("2 for extra positional arguments: one question, quoted", async () => {
+    const r = await run(["diagnose", "why", "is", "checkout", "failing?"])
+    expect(r.code).toBe(2)
+    expect(r.err).toContain("diagnose takes one question; quote it")
+    expect(r.err).toContain("usage: diagnosis-harness")
+    const quoted = await run(["diagnose", "--", "-5 errors: why?", "more"])
+    expect(quoted.code).toBe(2)
+    expect(quoted.err).toContain("diagnose takes one question; quote it")
+  })
+
+  it("the usage lists every variable the configuration reads", async () => {
+    const source = await readFile(new URL("../src/config.ts", import.meta.url), "utf8")
+    const names = new Set([
+      ...[...source.matchAll(/env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!),
+      ...[...source.matchAll(/intIn\(\s*"([A-Z][A-Z0-9_]+)"/g)].map((m) => m[1]!)
+    ])
+    expect(names).toContain("SHUTDOWN_GRACE_MS")
+    expect(names).toContain("DEMO_SEED")
+    expect(names.size).toBeGreaterThan(12)
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8")
+    for (const name of names) {
+      expect(USAGE, name).toMatch(new RegExp(`\\b${name}\\b`))
+      expect(readme, name).toMatch(new RegExp(`\\b${name}\\b`))
+    }
+    // The packages' variables the app hands through (stores, audit).
+    for (const name of [
+      "CANONICAL_STORE_KEY_PREFIX",
+      "REDIS_CLUSTER_NODES",
+      "AUDIT_MYSQL_CONNECT_TIMEOUT_MS"
+    ])
+      expect(USAGE).toContain(name)
   })
 
   it("1 with a clear message for a bad environment, never echoing the value", async () => {
@@ -65,12 +162,16 @@ describe("exit codes", () => {
   it("1 with the failing backend named when a backend does not answer", async () => {
     const redis = await run(["diagnose", "why is checkout failing?"], { REDIS_URL: "redis://127.0.0.1:1" })
     expect(redis.code).toBe(1)
-    expect(redis.err).toContain("error: cannot start: canonical_store: StoreError UNAVAILABLE")
+    expect(redis.err).toContain(
+      "error: cannot start: canonical store: Redis at 127.0.0.1:1 is unreachable (connection refused)"
+    )
     const mysql = await run(["diagnose", "why is checkout failing?"], {
       MYSQL_URL: "mysql://root@127.0.0.1:1/test"
     })
     expect(mysql.code).toBe(1)
-    expect(mysql.err).toContain("error: cannot start: audit: MigrationError UNAVAILABLE")
+    expect(mysql.err).toContain(
+      "error: cannot start: audit: MySQL at 127.0.0.1:1 is unreachable (connection refused)"
+    )
   })
 
   it("1 for migrate without MYSQL_URL", async () => {
@@ -82,7 +183,7 @@ describe("exit codes", () => {
   it("1 for migrate when MySQL does not answer", async () => {
     const r = await run(["migrate"], { MYSQL_URL: "mysql://root@127.0.0.1:1/test" })
     expect(r.code).toBe(1)
-    expect(r.err).toContain("cannot start: migrate: UNAVAILABLE")
+    expect(r.err).toContain("error: migration: MySQL at 127.0.0.1:1 is unreachable (connection refused)")
   })
 })
 

@@ -131,6 +131,50 @@ describe("HTTP API", () => {
     expect(await response.json()).toEqual({ error: "INVALID_REQUEST", message })
   })
 
+  it.each([
+    ["text/plain", "text/plain"],
+    ["form", "application/x-www-form-urlencoded"],
+    ["json-ish", "application/jsonp"],
+    ["none", undefined]
+  ])("answers 415 for a chat body that is not application/json (%s)", async (_name, type) => {
+    const response = await app.request("/api/chat", {
+      method: "POST",
+      ...(type ? { headers: { "content-type": type } } : {}),
+      body: JSON.stringify({ question: "why is checkout failing?" })
+    })
+    expect(response.status).toBe(415)
+    expect(await response.json()).toEqual({
+      error: "UNSUPPORTED_MEDIA_TYPE",
+      message: "send application/json"
+    })
+  })
+
+  it("accepts application/json with parameters and any case", async () => {
+    const response = await app.request("/api/chat", {
+      method: "POST",
+      headers: { "content-type": "Application/JSON; charset=utf-8" },
+      body: JSON.stringify({ question: "" })
+    })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as any).message).toBe("question is required")
+  })
+
+  it.each([
+    ["GET", "/api/chat", "POST"],
+    ["PUT", "/api/chat", "POST"],
+    ["DELETE", "/api/chat", "POST"],
+    ["POST", "/api/trace", "GET, HEAD"],
+    ["POST", "/healthz", "GET, HEAD"]
+  ])("answers 405 with an Allow header for %s %s", async (method, path, allow) => {
+    const response = await app.request(path, { method })
+    expect(response.status).toBe(405)
+    expect(response.headers.get("allow")).toBe(allow)
+    expect(await response.json()).toEqual({
+      error: "METHOD_NOT_ALLOWED",
+      message: `${method} is not allowed on ${path}; use ${allow}`
+    })
+  })
+
   it("serves /healthz with the backends and no credentials", async () => {
     const response = await app.request("/healthz")
     expect(response.status).toBe(200)
