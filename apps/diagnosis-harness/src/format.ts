@@ -11,7 +11,7 @@ export const formatProgress = (event: ProgressEvent): string => {
     case "run_started":
       return `> run ${str(e.run_id)} started (session ${str(e.session_id)})`
     case "routing":
-      return `> routing: intent=${str(e.intent)}`
+      return `> routing: intent=${str(e.intent)}${e.source === "fallback" ? " (keyword fallback: the model call failed)" : ""}`
     case "agent_step":
       return `> agent step ${str(e.step_index)}`
     case "tool_call": {
