@@ -63,19 +63,29 @@ const JsonSchema: z.ZodType<Json> = z.lazy(() =>
   ])
 )
 
+/**
+ * Bodies (request, raw response, agent result) of a record decoded from a store come from
+ * `JSON.parse`, so they are JSON by construction: walking a multi-megabyte raw response with
+ * the recursive `JsonSchema` would cost several times the parse itself on every read.
+ */
+const ParsedJson = z.custom<Json>((value) => value !== undefined)
+
 const identityShape = {
   runId: RunIdSchema,
   sessionId: SessionIdSchema,
   toolCallId: ToolCallIdSchema,
   toolName: z.string().min(1).max(128),
   stepId: StepIdSchema.nullable(),
-  request: JsonSchema,
+  request: ParsedJson,
   requestBytes: z.number().int().nonnegative(),
   createdAt: z.number().int().nonnegative(),
   updatedAt: z.number().int().nonnegative()
 }
 
-/** Wire schema of a stored record: anything else read from a store is corrupt. */
+/**
+ * Wire schema of a stored record (as decoded by `JSON.parse`): anything else read from a store
+ * is corrupt. Structure, ids, statuses and counts are checked; bodies are taken as parsed.
+ */
 export const CanonicalInvocationSchema = z.discriminatedUnion("status", [
   z.object({ ...identityShape, status: z.literal("PROJECTING"), evidenceStatus: z.null() }).strict(),
   z
@@ -83,9 +93,9 @@ export const CanonicalInvocationSchema = z.discriminatedUnion("status", [
       ...identityShape,
       status: z.literal("READY"),
       evidenceStatus: z.enum(["EVIDENCE_FOUND", "NO_EVIDENCE"]),
-      rawResponse: JsonSchema,
+      rawResponse: ParsedJson,
       rawBytes: z.number().int().nonnegative(),
-      agentResult: z.record(z.string(), JsonSchema),
+      agentResult: z.record(z.string(), ParsedJson),
       projectionBytes: z.number().int().nonnegative(),
       truncated: z.boolean()
     })
