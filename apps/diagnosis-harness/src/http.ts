@@ -152,7 +152,15 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
     const sessionId = parsed.data.sessionId ?? newSessionId()
     const runId = newRunId()
     return streamSSE(c, (stream) =>
-      runs.track(async (signal) => {
+      runs.track(async (shutdown) => {
+        // The run stops on shutdown and when the client goes away: nobody would read its answer,
+        // and a cancelled run still ends with RUN_FINISHED (CANCELLED) in the audit.
+        const cancel = new AbortController()
+        const abort = () => cancel.abort()
+        if (shutdown.aborted) abort()
+        shutdown.addEventListener("abort", abort, { once: true })
+        stream.onAbort(abort)
+        const signal = cancel.signal
         await stream.writeSSE({ event: "metadata", data: JSON.stringify({ sessionId, runId }) })
         // Progress callbacks are synchronous: chain the writes to keep their order.
         let writes: Promise<void> = Promise.resolve()
@@ -181,7 +189,9 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
             event: "error",
             data: JSON.stringify({
               error: "CANCELLED",
-              message: "the server is shutting down; the run was cancelled",
+              message: shutdown.aborted
+                ? "the server is shutting down; the run was cancelled"
+                : "the run was cancelled",
               sessionId,
               runId
             })

@@ -108,6 +108,36 @@ const lastEvent = (text: string) => {
   }
 }
 
+describe("serve: a client that goes away", () => {
+  it("cancels its run: RUN_FINISHED CANCELLED in the audit, the server keeps serving", async () => {
+    const s = await serve({})
+    const response = await fetch(`http://127.0.0.1:${s.server.port}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ question: "why is checkout returning 500s?", sessionId: "s-gone-1" })
+    })
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ""
+    while (!text.includes("event: progress"))
+      text += decoder.decode((await reader.read()).value, { stream: true })
+    const { runId } = JSON.parse(/event: metadata\ndata: (.*)\n/.exec(text)![1]!) as { runId: string }
+    await reader.cancel() // the client disconnects mid-run
+
+    let status: string | null = null
+    for (let i = 0; i < 100 && status !== "CANCELLED"; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      const trace = await Effect.runPromise(Effect.option(s.audit.trace.getTrace("s-gone-1", runId)))
+      status = trace._tag === "Some" ? trace.value.run.status : null
+    }
+    expect(status).toBe("CANCELLED")
+    expect(s.server.inFlight()).toBe(0)
+    expect((await fetch(`http://127.0.0.1:${s.server.port}/healthz`)).status).toBe(200)
+    s.signals.emit("SIGTERM")
+    expect(await s.done).toBe(0)
+  })
+})
+
 describe("serve: graceful shutdown", () => {
   it("SIGINT with an open stream on a hung model: the run is cancelled, the stream ends with an error event, exit 0 within the grace period", async () => {
     const graceMs = 5000
