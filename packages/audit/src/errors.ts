@@ -25,3 +25,9 @@ export class AuditConfigError extends Data.TaggedError("AuditConfigError")<{
   readonly field: string
   readonly reason: string
 }> {}
+
+/** A `listRuns` request is unusable (limit out of range, malformed cursor or filter). */
+export class InvalidRunListQuery extends Data.TaggedError("InvalidRunListQuery")<{
+  readonly field: "limit" | "before" | "sessionId" | "status" | "releaseResult"
+  readonly reason: string
+}> {}

@@ -17,7 +17,15 @@ import type {
   TokenLedgerEntry,
   ToolInvocationEntry
 } from "./trace.js"
-import { buildTrace, checkTraceIds, TraceQuery, type TraceQueryShape } from "./trace.js"
+import {
+  buildTrace,
+  checkTraceIds,
+  pageOfRuns,
+  resolveListRuns,
+  runListEntry,
+  TraceQuery,
+  type TraceQueryShape
+} from "./trace.js"
 
 /** The `diagnosis_run` record: the first of start/finish binds the run id to a session. */
 interface RunRecord {
@@ -158,6 +166,31 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
               tokenLedger: mine(entry?.ledger)
             })
           )
+        }),
+      listRuns: (options) =>
+        Effect.map(resolveListRuns(options), (resolved) => {
+          const entries = []
+          for (const [runId, record] of runs) {
+            if (resolved.sessionId !== null && record.sessionId !== resolved.sessionId) continue
+            const summary = summaryOf(runId, record)
+            if (resolved.status !== null && summary.status !== resolved.status) continue
+            if (resolved.releaseResult !== null && summary.release_result !== resolved.releaseResult) continue
+            const entry = children.get(runId)
+            const found = (map: Map<unknown, Owned<unknown>> | undefined) =>
+              map ? [...map.values()].filter((o) => o.sessionId === record.sessionId).length : 0
+            entries.push(
+              runListEntry(
+                { ...summary, status: summary.status ?? "RUNNING" },
+                {
+                  timeline_events: found(entry?.timeline),
+                  agent_steps: found(entry?.steps),
+                  tool_invocations: found(entry?.tools),
+                  token_usages: found(entry?.ledger)
+                }
+              )
+            )
+          }
+          return freeze(pageOfRuns(entries, resolved))
         })
     }
 

@@ -8,7 +8,7 @@ import {
 } from "@aiops-harness/core"
 import { Context, Effect } from "effect"
 import { z } from "zod"
-import { AuditReadError, RunNotFound } from "./errors.js"
+import { AuditReadError, InvalidRunListQuery, RunNotFound } from "./errors.js"
 
 const count = z.number().int().nonnegative()
 const epochMs = z.number().int().nonnegative()
@@ -156,12 +156,201 @@ export const RunTraceSchema = z.object({
 })
 export type RunTrace = z.infer<typeof RunTraceSchema>
 
+/** One row of the recent-runs list: the run's record plus its audit completeness. */
+export const RunListEntrySchema = z.object({
+  run_id: z.string(),
+  session_id: z.string(),
+  query: z.string().nullable(),
+  status: z.enum(RUN_STATUSES),
+  intent: z.string().nullable(),
+  release_result: z.string().nullable(),
+  started_at: epochMs.nullable(),
+  finished_at: epochMs.nullable(),
+  latency_ms: count.nullable(),
+  total_token_count: count.nullable(),
+  usage_complete: z.boolean().nullable(),
+  /** `tool_invocation` records found for the run. */
+  tool_calls: count,
+  /** Same rule as the trace's `reconciliation.audit_complete`. */
+  audit_complete: z.boolean(),
+  missing_writes: count
+})
+export type RunListEntry = z.infer<typeof RunListEntrySchema>
+
+export const RunListPageSchema = z.object({
+  /** Newest first (start time, else finish time; then run id, descending). */
+  runs: z.array(RunListEntrySchema),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: z.string().nullable()
+})
+export type RunListPage = z.infer<typeof RunListPageSchema>
+
+export const RUN_LIST_DEFAULT_LIMIT = 20
+export const RUN_LIST_MAX_LIMIT = 100
+
+export interface ListRunsOptions {
+  /** Page size, 1..100 (default 20). */
+  readonly limit?: number
+  /** The `next_cursor` of the previous page: only older runs. */
+  readonly before?: string | null
+  /** Only runs of this session. */
+  readonly sessionId?: string | null
+  /** Only runs with this `diagnosis_run` status. */
+  readonly status?: RunStatus | null
+  /** Only runs with this release result (`DIAGNOSIS_REPORT`, `CANNOT_CONCLUDE`, ...). */
+  readonly releaseResult?: string | null
+}
+
+/** A page position: runs strictly older than (`at`, `runId`). */
+export interface RunCursor {
+  readonly at: number
+  readonly runId: string
+}
+
+/** Validated `listRuns` options (shared by every backend). */
+export interface ResolvedListRuns {
+  readonly limit: number
+  readonly before: RunCursor | null
+  readonly sessionId: string | null
+  readonly status: RunStatus | null
+  readonly releaseResult: string | null
+}
+
+/** The list's sort time of a run: its start, else (a lost start record) its finish, else 0. */
+export const runSortAt = (run: Pick<RunSummary, "started_at" | "finished_at">): number =>
+  run.started_at ?? run.finished_at ?? 0
+
+export const encodeRunCursor = (cursor: RunCursor): string => `${cursor.at}.${cursor.runId}`
+
+const CURSOR_PATTERN = /^(\d{1,16})\.(.+)$/
+
+export const decodeRunCursor = (text: string): RunCursor | null => {
+  const match = CURSOR_PATTERN.exec(text)
+  if (!match || !isValidId(match[2])) return null
+  return { at: Number(match[1]), runId: match[2]! }
+}
+
+/** Checks `listRuns` options before any backend sees them. */
+export const resolveListRuns = (
+  options: ListRunsOptions = {}
+): Effect.Effect<ResolvedListRuns, InvalidRunListQuery> =>
+  Effect.suspend(() => {
+    const limit = options.limit ?? RUN_LIST_DEFAULT_LIMIT
+    if (!Number.isInteger(limit) || limit < 1 || limit > RUN_LIST_MAX_LIMIT) {
+      return Effect.fail(
+        new InvalidRunListQuery({ field: "limit", reason: `must be an integer 1..${RUN_LIST_MAX_LIMIT}` })
+      )
+    }
+    const before = options.before ? decodeRunCursor(options.before) : null
+    if (options.before && before === null) {
+      return Effect.fail(new InvalidRunListQuery({ field: "before", reason: "not a cursor of this list" }))
+    }
+    const sessionId = options.sessionId ?? null
+    if (sessionId !== null && !isValidId(sessionId)) {
+      return Effect.fail(new InvalidRunListQuery({ field: "sessionId", reason: "not a valid id" }))
+    }
+    const status = options.status ?? null
+    if (status !== null && !RUN_STATUSES.includes(status)) {
+      return Effect.fail(new InvalidRunListQuery({ field: "status", reason: "unknown run status" }))
+    }
+    const releaseResult = options.releaseResult ?? null
+    if (releaseResult !== null && !/^[A-Z_]{1,64}$/.test(releaseResult)) {
+      return Effect.fail(new InvalidRunListQuery({ field: "releaseResult", reason: "not a release result" }))
+    }
+    return Effect.succeed({ limit, before, sessionId, status, releaseResult })
+  })
+
+const check = (expected: number | null, found: number) => ({ expected, found })
+
+/** Records found per audit table for one run (what reconciliation compares to `expected`). */
+export type AuditCounts = z.infer<typeof AuditCountsSchema>
+
+/**
+ * Audit completeness of a run from its record and the rows found (the trace's reconciliation
+ * rule, shared with the runs list): counts checks, `counts_match`, `missing_writes`, `audit_complete`.
+ */
+export const auditCompleteness = (run: RunSummary, found: AuditCounts) => {
+  const finished = run.finished_at !== null && run.status !== null && run.status !== "RUNNING"
+  const expected = finished ? run.expected : null
+  const counts = {
+    timeline_events: check(expected?.timeline_events ?? null, found.timeline_events),
+    agent_steps: check(expected?.agent_steps ?? null, found.agent_steps),
+    tool_invocations: check(expected?.tool_invocations ?? null, found.tool_invocations),
+    token_usages: check(expected?.token_usages ?? null, found.token_usages)
+  }
+  const all = Object.values(counts)
+  const countsMatch = expected !== null && all.every((c) => c.expected === c.found)
+  const gaps = all.reduce((sum, c) => sum + Math.max(0, (c.expected ?? 0) - c.found), 0)
+  const startRecorded = run.started_at !== null
+  const startLost = startRecorded ? 0 : 1
+  const failedOther = Math.max(0, (run.failed_writes ?? 0) - startLost)
+  const missingWrites = startLost + Math.max(failedOther, gaps)
+  const auditComplete = finished && countsMatch && missingWrites === 0 && (run.failed_writes ?? 0) === 0
+  return {
+    finished,
+    counts,
+    run_start_recorded: startRecorded,
+    counts_match: countsMatch,
+    audit_complete: auditComplete,
+    missing_writes: missingWrites
+  }
+}
+
+/** One list row from a run's record (with a `diagnosis_run` status) and the rows found. */
+export const runListEntry = (run: RunSummary & { status: RunStatus }, found: AuditCounts): RunListEntry => {
+  const audit = auditCompleteness(run, found)
+  return {
+    run_id: run.run_id,
+    session_id: run.session_id,
+    query: run.query,
+    status: run.status,
+    intent: run.intent,
+    release_result: run.release_result,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    latency_ms: run.latency_ms,
+    total_token_count: run.total_token_count,
+    usage_complete: run.usage_complete,
+    tool_calls: found.tool_invocations,
+    audit_complete: audit.audit_complete,
+    missing_writes: audit.missing_writes
+  }
+}
+
+/** Sorts newest first, keeps the page after `before`, and sets the next cursor. */
+export const pageOfRuns = (entries: ReadonlyArray<RunListEntry>, options: ResolvedListRuns): RunListPage => {
+  const older = (e: RunListEntry) => {
+    if (!options.before) return true
+    const at = runSortAt(e)
+    return at < options.before.at || (at === options.before.at && e.run_id < options.before.runId)
+  }
+  const sorted = entries
+    .filter(older)
+    .sort((a, b) => runSortAt(b) - runSortAt(a) || (a.run_id < b.run_id ? 1 : a.run_id > b.run_id ? -1 : 0))
+  const runs = sorted.slice(0, options.limit)
+  const last = runs.at(-1)
+  return {
+    runs,
+    next_cursor:
+      sorted.length > options.limit && last
+        ? encodeRunCursor({ at: runSortAt(last), runId: last.run_id })
+        : null
+  }
+}
+
 export interface TraceQueryShape {
   /** The trace of one run of one session. Another session's run is `RunNotFound`. */
   readonly getTrace: (
     sessionId: string,
     runId: string
   ) => Effect.Effect<RunTrace, RunNotFound | AuditReadError>
+  /**
+   * Recent runs (those with a `diagnosis_run` record), newest first, paged by cursor, filtered
+   * by session / status / release result.
+   */
+  readonly listRuns: (
+    options?: ListRunsOptions
+  ) => Effect.Effect<RunListPage, InvalidRunListQuery | AuditReadError>
 }
 
 /** Read API over the durable audit, by `sessionId` + `runId`. */
@@ -184,8 +373,6 @@ export interface TraceRows {
 /** Ids that cannot name a run never reach a backend. */
 export const checkTraceIds = (sessionId: string, runId: string): Effect.Effect<void, RunNotFound> =>
   isValidId(sessionId) && isValidId(runId) ? Effect.void : Effect.fail(new RunNotFound({ sessionId, runId }))
-
-const check = (expected: number | null, found: number) => ({ expected, found })
 
 /** Assembles and reconciles a trace from a backend's rows (shared by every backend). */
 export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound | AuditReadError> =>
@@ -245,21 +432,12 @@ export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound
       ledgerTotal === finishedEventTotal
     const usageComplete = (run.usage_complete ?? true) && ledger.every((u) => u.usage_available)
 
-    const expected = finished ? run.expected : null
-    const counts = {
-      timeline_events: check(expected?.timeline_events ?? null, timeline.length),
-      agent_steps: check(expected?.agent_steps ?? null, steps.length),
-      tool_invocations: check(expected?.tool_invocations ?? null, rows.toolInvocations.length),
-      token_usages: check(expected?.token_usages ?? null, ledger.length)
-    }
-    const all = Object.values(counts)
-    const countsMatch = expected !== null && all.every((c) => c.expected === c.found)
-    const gaps = all.reduce((sum, c) => sum + Math.max(0, (c.expected ?? 0) - c.found), 0)
-    const startRecorded = run.started_at !== null
-    const startLost = startRecorded ? 0 : 1
-    const failedOther = Math.max(0, (run.failed_writes ?? 0) - startLost)
-    const missingWrites = startLost + Math.max(failedOther, gaps)
-    const auditComplete = finished && countsMatch && missingWrites === 0 && (run.failed_writes ?? 0) === 0
+    const audit = auditCompleteness(run, {
+      timeline_events: timeline.length,
+      agent_steps: steps.length,
+      tool_invocations: rows.toolInvocations.length,
+      token_usages: ledger.length
+    })
 
     const trace = {
       run,
@@ -273,12 +451,12 @@ export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound
         run_total_tokens: run.total_token_count,
         finished_event_total_tokens: finishedEventTotal,
         usage_complete: usageComplete,
-        ...counts,
-        run_start_recorded: startRecorded,
+        ...audit.counts,
+        run_start_recorded: audit.run_start_recorded,
         run_finish_recorded: finished,
-        counts_match: countsMatch,
-        audit_complete: auditComplete,
-        missing_writes: missingWrites
+        counts_match: audit.counts_match,
+        audit_complete: audit.audit_complete,
+        missing_writes: audit.missing_writes
       }
     }
     const parsed = RunTraceSchema.safeParse(trace)

@@ -19,7 +19,15 @@ import { testId } from "@aiops-harness/core/testing"
 import { Effect, Exit, Option, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { AUDIT_LIMITS, type RunTrace, RunTraceSchema, type TraceQueryShape } from "../src/index.js"
+import {
+  AUDIT_LIMITS,
+  type RunListEntry,
+  RunListPageSchema,
+  type RunTrace,
+  RunTraceSchema,
+  runSortAt,
+  type TraceQueryShape
+} from "../src/index.js"
 
 export const SECRET = "password=hunter2-SECRET"
 export const SECRET_IP = "10.23.45.67"
@@ -890,6 +898,122 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
         const { run } = yield* driveRun(b.sink)
         const trace: RunTrace = yield* b.trace.getTrace(run.sessionId, run.runId)
         expect(RunTraceSchema.parse(JSON.parse(JSON.stringify(trace)))).toEqual(trace)
+      })
+    )
+
+    t("listRuns: newest first, paged by cursor, each run with its counts and audit completeness", (b) =>
+      Effect.gen(function* () {
+        const sessionId = testId("session") as SessionId
+        const a = (yield* driveRun(b.sink, { sessionId, query: "first run" })).run
+        const c = (yield* driveRun(b.sink, { sessionId, query: "second run" })).run
+        // A run still running, and one with lost writes (a tool invocation and a timeline event).
+        const running = (yield* driveRun(b.sink, { sessionId, query: "third run", finish: false })).run
+        const lossy = (yield* driveRun(
+          failSomeWrites(b.sink, { recordToolInvocation: [1], appendTimelineEvent: [5] }),
+          {
+            sessionId,
+            query: "fourth run"
+          }
+        )).run
+        // Another session's run never shows in this session's list.
+        yield* driveRun(b.sink)
+        const expectedOrder = [a, c, running, lossy]
+          .map((r) => ({ at: r.startedAt, id: r.runId as string }))
+          .sort((x, y) => y.at - x.at || (x.id < y.id ? 1 : -1))
+          .map((r) => r.id)
+
+        const first = yield* b.trace.listRuns({ sessionId, limit: 3 })
+        expect(RunListPageSchema.parse(first)).toEqual(first)
+        expect(first.runs.map((r) => r.run_id)).toEqual(expectedOrder.slice(0, 3))
+        expect(first.next_cursor).not.toBeNull()
+        const second = yield* b.trace.listRuns({ sessionId, limit: 3, before: first.next_cursor })
+        expect(second.runs.map((r) => r.run_id)).toEqual(expectedOrder.slice(3))
+        expect(second.next_cursor).toBeNull()
+        const all = yield* b.trace.listRuns({ sessionId })
+        expect(all.runs.map((r) => r.run_id)).toEqual(expectedOrder)
+        expect(all.next_cursor).toBeNull()
+
+        const byId = new Map<string, RunListEntry>(all.runs.map((r) => [r.run_id, r]))
+        expect(byId.get(a.runId)).toMatchObject({
+          session_id: sessionId,
+          query: "first run",
+          status: "FINISHED",
+          intent: "diagnosis",
+          release_result: "PUBLISH",
+          total_token_count: 820,
+          usage_complete: true,
+          tool_calls: 3,
+          audit_complete: true,
+          missing_writes: 0
+        })
+        expect(byId.get(a.runId)!.started_at).toBe(a.startedAt)
+        expect(byId.get(a.runId)!.latency_ms).not.toBeNull()
+        expect(byId.get(running.runId)).toMatchObject({
+          status: "RUNNING",
+          release_result: null,
+          finished_at: null,
+          tool_calls: 3,
+          audit_complete: false
+        })
+        expect(byId.get(lossy.runId)).toMatchObject({
+          status: "FINISHED",
+          tool_calls: 2,
+          audit_complete: false,
+          missing_writes: 2
+        })
+        // The list's completeness is the trace's.
+        for (const run of [a, running, lossy]) {
+          const trace = yield* b.trace.getTrace(run.sessionId, run.runId)
+          expect(byId.get(run.runId)!.audit_complete).toBe(trace.reconciliation.audit_complete)
+          expect(byId.get(run.runId)!.missing_writes).toBe(trace.reconciliation.missing_writes)
+        }
+      })
+    )
+
+    t("listRuns: filters by status and release result; the unfiltered list is newest first", (b) =>
+      Effect.gen(function* () {
+        const sessionId = testId("session") as SessionId
+        const done = (yield* driveRun(b.sink, { sessionId })).run
+        const running = (yield* driveRun(b.sink, { sessionId, finish: false })).run
+        const onlyRunning = yield* b.trace.listRuns({ sessionId, status: "RUNNING" })
+        expect(onlyRunning.runs.map((r) => r.run_id)).toEqual([running.runId])
+        const published = yield* b.trace.listRuns({ sessionId, releaseResult: "PUBLISH" })
+        expect(published.runs.map((r) => r.run_id)).toEqual([done.runId])
+        const none = yield* b.trace.listRuns({ sessionId, releaseResult: "CANNOT_CONCLUDE" })
+        expect(none).toEqual({ runs: [], next_cursor: null })
+        const unknownSession = yield* b.trace.listRuns({ sessionId: testId("session") })
+        expect(unknownSession.runs).toEqual([])
+
+        // Other suites share the store: only check that pages are ordered and contiguous.
+        const page1 = yield* b.trace.listRuns({ limit: 5 })
+        const at = page1.runs.map(runSortAt)
+        expect([...at].sort((x, y) => y - x)).toEqual(at)
+        if (page1.next_cursor) {
+          const page2 = yield* b.trace.listRuns({ limit: 5, before: page1.next_cursor })
+          expect(runSortAt(page2.runs[0]!)).toBeLessThanOrEqual(at.at(-1)!)
+          const seen = new Set(page1.runs.map((r) => r.run_id))
+          for (const r of page2.runs) expect(seen.has(r.run_id)).toBe(false)
+        }
+      })
+    )
+
+    t("listRuns: an unusable request is InvalidRunListQuery naming the field", (b) =>
+      Effect.gen(function* () {
+        const cases = [
+          [{ limit: 0 }, "limit"],
+          [{ limit: 101 }, "limit"],
+          [{ limit: 2.5 }, "limit"],
+          [{ before: "not-a-cursor" }, "before"],
+          [{ before: "12.bad id" }, "before"],
+          [{ sessionId: "bad id!" }, "sessionId"],
+          [{ status: "DONE" as never }, "status"],
+          [{ releaseResult: "x'; DROP TABLE diagnosis_run; --" }, "releaseResult"]
+        ] as const
+        for (const [options, field] of cases) {
+          const error = failureOf(yield* Effect.exit(b.trace.listRuns(options)))
+          expect(error._tag).toBe("InvalidRunListQuery")
+          expect(error).toMatchObject({ field })
+        }
       })
     )
   })

@@ -14,7 +14,11 @@ import {
   type AgentStepRow,
   buildTrace,
   checkTraceIds,
+  encodeRunCursor,
+  resolveListRuns,
   type RUN_STATUSES,
+  runListEntry,
+  runSortAt,
   type RunSummary,
   type TimelineEntry,
   type TokenLedgerEntry,
@@ -638,6 +642,69 @@ export const makeMysqlAudit = (
             catch: (cause) => new AuditReadError({ reason: "CORRUPT_RECORD", cause })
           })
           return yield* buildTrace(decoded)
+        }),
+      listRuns: (options) =>
+        Effect.gen(function* () {
+          const resolved = yield* resolveListRuns(options)
+          if (cfg.timelineBatch) yield* flush
+          const sortAt = "COALESCE(d.started_at, d.finished_at, 0)"
+          const conditions: Array<string> = []
+          const values: Array<unknown> = []
+          if (resolved.sessionId !== null) {
+            conditions.push("d.session_id = ?")
+            values.push(resolved.sessionId)
+          }
+          if (resolved.status !== null) {
+            conditions.push("d.status = ?")
+            values.push(resolved.status)
+          }
+          if (resolved.releaseResult !== null) {
+            conditions.push("d.release_result = ?")
+            values.push(resolved.releaseResult)
+          }
+          if (resolved.before !== null) {
+            conditions.push(`(${sortAt} < ? OR (${sortAt} = ? AND d.run_id < ?))`)
+            values.push(resolved.before.at, resolved.before.at, resolved.before.runId)
+          }
+          // Child rows count only for the run's own session (the session rule of every read).
+          const found = (table: string) =>
+            `(SELECT COUNT(*) FROM ${table} c WHERE c.run_id = d.run_id AND c.session_id = d.session_id)`
+          const rows = yield* read(
+            `SELECT d.*, ${found("run_timeline_event")} AS found_timeline_events,
+               ${found("agent_step")} AS found_agent_steps,
+               ${found("tool_invocation")} AS found_tool_invocations,
+               ${found("model_token_usage")} AS found_token_usages
+             FROM diagnosis_run d
+             ${conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : ""}
+             ORDER BY ${sortAt} DESC, d.run_id DESC
+             LIMIT ?`,
+            [...values, resolved.limit + 1]
+          )
+          const entries = yield* Effect.try({
+            try: () =>
+              rows.map((r) => {
+                const run = decodeRun(r)
+                return runListEntry(
+                  { ...run, status: run.status ?? "RUNNING" },
+                  {
+                    timeline_events: toNum(r.found_timeline_events),
+                    agent_steps: toNum(r.found_agent_steps),
+                    tool_invocations: toNum(r.found_tool_invocations),
+                    token_usages: toNum(r.found_token_usages)
+                  }
+                )
+              }),
+            catch: (cause) => new AuditReadError({ reason: "CORRUPT_RECORD", cause })
+          })
+          const page = entries.slice(0, resolved.limit)
+          const last = page.at(-1)
+          return {
+            runs: page,
+            next_cursor:
+              entries.length > resolved.limit && last
+                ? encodeRunCursor({ at: runSortAt(last), runId: last.run_id })
+                : null
+          }
         })
     }
 
