@@ -410,7 +410,16 @@ export const makeToolBoundary = (options: {
             truncated: c.truncated,
             returnedCount: c.recordCreated && c.errorCode === null ? c.returnedCount : null,
             startedAt,
-            metadata: c.duplicateIdentity ? { duplicate_identity: c.duplicateIdentity } : {}
+            // Counts only (never request text): what the trace viewer shows as "budget left".
+            metadata: {
+              ...(c.duplicateIdentity ? { duplicate_identity: c.duplicateIdentity } : {}),
+              budget_remaining: {
+                tool_calls: c.budgetRemaining.toolCalls,
+                request_bytes: c.budgetRemaining.requestBytes,
+                raw_bytes: c.budgetRemaining.rawBytes,
+                projection_bytes: c.budgetRemaining.projectionBytes
+              }
+            }
           })
         }
         yield* run.recorder.event("TOOL_INVOCATION", {

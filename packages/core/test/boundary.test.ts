@@ -626,4 +626,37 @@ describe("ToolBoundary: durable audit", () => {
         expect(failing.failedWrites).toBe(6)
       })
     ))
+
+  it("the durable audit record carries the budget left after the call (counts only) and the duplicate identity", () =>
+    run(
+      Effect.gen(function* () {
+        const { sink, log } = yield* recordingAudit
+        const runContext = yield* Effect.provideService(
+          makeRun(runOptions({ budget: { maxToolCalls: 5 } })),
+          AuditSink,
+          sink
+        )
+        const boundary = yield* makeToolBoundary({
+          run: runContext,
+          tools: [knowledgeTool(), failingBackendTool()]
+        })
+        const ok = yield* boundary.call(call("call-b1"))
+        yield* boundary.call(call("call-b2", { query: "x" }, "query_logs"))
+        const records = (yield* log).filter((e) => e.kind === "tool_invocation").map((e) => e.record as any)
+        expect(records).toHaveLength(2)
+        expect(records[0].metadata).toEqual({
+          duplicate_identity: ok.control.duplicateIdentity,
+          budget_remaining: {
+            tool_calls: 4,
+            request_bytes: ok.control.budgetRemaining.requestBytes,
+            raw_bytes: ok.control.budgetRemaining.rawBytes,
+            projection_bytes: ok.control.budgetRemaining.projectionBytes
+          }
+        })
+        // A failed call has no duplicate identity, but still its budget left.
+        expect(records[1].metadata.duplicate_identity).toBeUndefined()
+        expect(records[1].metadata.budget_remaining.tool_calls).toBe(3)
+        expect(JSON.stringify(records)).not.toContain("checkout")
+      }).pipe(Effect.provide(InMemoryCanonicalStore.layer()))
+    ))
 })
