@@ -1,6 +1,8 @@
 import type { DiagnosisResult, ProgressEvent } from "@aiops-harness/agent"
 import type { RunTrace } from "@aiops-harness/audit"
+import type { AppConfig } from "./config.js"
 import type { TraceOutcome } from "./diagnose.js"
+import { runPagePath } from "./viewer/model.js"
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value))
 
@@ -66,21 +68,49 @@ export const traceSummary = (trace: RunTrace) => {
   }
 }
 
-export const formatTrace = (sessionId: string, runId: string, outcome: TraceOutcome): string => {
+/**
+ * `runPage`: the run's page on the trace viewer (`serve`'s `/runs/<sessionId>/<runId>`), printed
+ * as the summary's last line.
+ */
+export const formatTrace = (
+  sessionId: string,
+  runId: string,
+  outcome: TraceOutcome,
+  runPage?: string
+): string => {
+  const link = runPage ? `\nrun page:          ${runPage}` : ""
   if (!outcome.found)
-    return `=== trace (session ${sessionId}, run ${runId}) ===\nunavailable: ${outcome.reason}`
+    return `=== trace (session ${sessionId}, run ${runId}) ===\nunavailable: ${outcome.reason}${link}`
   const s = traceSummary(outcome.trace)
   const sequence = outcome.trace.timeline.map((e) => e.type).join(" -> ")
-  return [
-    `=== trace (session ${sessionId}, run ${runId}) ===`,
-    `events:            ${s.events}`,
-    `agent steps:       ${s.agent_steps}`,
-    `tool calls:        ${s.tool_calls} (${s.tool_calls_ready} READY)`,
-    `model calls:       ${s.model_calls}`,
-    `tokens:            ${s.tokens}`,
-    `tokens_reconciled: ${s.tokens_reconciled}`,
-    `usage_complete:    ${s.usage_complete}`,
-    `audit_complete:    ${s.audit_complete}`,
-    `timeline:          ${sequence}`
-  ].join("\n")
+  return (
+    [
+      `=== trace (session ${sessionId}, run ${runId}) ===`,
+      `events:            ${s.events}`,
+      `agent steps:       ${s.agent_steps}`,
+      `tool calls:        ${s.tool_calls} (${s.tool_calls_ready} READY)`,
+      `model calls:       ${s.model_calls}`,
+      `tokens:            ${s.tokens}`,
+      `tokens_reconciled: ${s.tokens_reconciled}`,
+      `usage_complete:    ${s.usage_complete}`,
+      `audit_complete:    ${s.audit_complete}`,
+      `timeline:          ${sequence}`
+    ].join("\n") + link
+  )
+}
+
+/**
+ * The run's page on `serve` with this configuration. With the in-memory audit the run lives only
+ * as long as the CLI process: the line says so (runs are shared through MYSQL_URL).
+ */
+export const runPageLink = (
+  config: Pick<AppConfig, "host" | "port" | "mysqlUrl">,
+  sessionId: string,
+  runId: string
+): string => {
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${config.port}${runPagePath(sessionId, runId)}`
+  return config.mysqlUrl === null
+    ? `${url} (in-memory audit: the run is gone when the CLI exits; set MYSQL_URL for the CLI and serve to share runs)`
+    : url
 }

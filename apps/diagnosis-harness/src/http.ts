@@ -7,6 +7,7 @@ import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { diagnose, readTrace } from "./diagnose.js"
 import type { AppRuntime } from "./runtime.js"
+import { makeViewerRoutes, runPagePath } from "./viewer/index.js"
 
 /**
  * A required string field whose every issue message names the field (the API returns the
@@ -130,6 +131,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
   const runs = options.runs ?? new InFlightRuns()
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
+  app.route("/", makeViewerRoutes(runtime))
 
   app.post("/api/chat", async (c) => {
     if (!isJsonContentType(c.req.header("content-type"))) {
@@ -181,7 +183,8 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
               runId: result.runId,
               intent: result.intent,
               releaseResult: result.releaseResult,
-              content: result.content
+              content: result.content,
+              runPage: runPagePath(result.sessionId, result.runId)
             })
           })
         } else if (Cause.hasInterruptsOnly(exit.cause)) {

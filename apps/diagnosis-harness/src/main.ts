@@ -2,7 +2,7 @@ import { ID_PATTERN } from "@aiops-harness/core"
 import { Cause, Effect, Exit } from "effect"
 import { type AppConfig, ConfigError, describeBackends, loadConfig } from "./config.js"
 import { type DiagnoseOutcome, diagnose, InvalidIdInput } from "./diagnose.js"
-import { formatProgress, formatReport, formatTrace } from "./format.js"
+import { formatProgress, formatReport, formatTrace, runPageLink } from "./format.js"
 import { type AppLayerOptions, type AppRuntime, makeAppRuntime, migrateAll, StartupError } from "./runtime.js"
 import { QUESTION_MAX_CHARS, QUESTION_TOO_LONG } from "./http.js"
 import { type RunningServer, type ShutdownReport, startServer } from "./server.js"
@@ -142,7 +142,8 @@ export const runDiagnoseCommand = async (
     const outcome = exit.value
     io.out(formatReport(outcome.result))
     io.out("")
-    io.out(formatTrace(outcome.result.sessionId, outcome.result.runId, outcome.trace))
+    const { sessionId, runId } = outcome.result
+    io.out(formatTrace(sessionId, runId, outcome.trace, runPageLink(config, sessionId, runId)))
     if (outcome.result.releaseResult === "RUN_FAILED") {
       io.err("error: the run failed (see the trace for the failing step)")
       return { exitCode: 1, outcome }
