@@ -226,7 +226,9 @@ describe.runIf(hasChromium || inCi)("trace viewer in a real browser (chromium)",
     await expect(page.locator("main#main").count()).resolves.toBe(1)
     await expect(page.locator('nav[aria-label="Site"]').count()).resolves.toBe(1)
     await expect(page.locator("footer.site").count()).resolves.toBe(1)
-    await page.screenshot({ path: join(ARTIFACTS, "run-page-1280.png"), fullPage: true })
+    await page.screenshot({ path: join(ARTIFACTS, "run-page-1280-full.png"), fullPage: true })
+    await page.locator("#waterfall-h").evaluate((h) => h.scrollIntoView({ block: "start" }))
+    await page.screenshot({ path: join(ARTIFACTS, "run-page-1280.png") })
     await page.setViewportSize({ width: 390, height: 844 })
     // Readable at 390 px: nothing makes the page scroll sideways (tables scroll in their own box).
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
@@ -308,7 +310,8 @@ describe.runIf(hasChromium || inCi)("trace viewer in a real browser (chromium)",
     // Side by side at 1280 px.
     const [c, o] = await Promise.all([control.boundingBox(), observation.boundingBox()])
     expect(o!.x).toBeGreaterThan(c!.x + c!.width - 1)
-    await details.screenshot({ path: join(ARTIFACTS, "tool-call-1280.png") })
+    await details.evaluate((d) => d.scrollIntoView({ block: "start" }))
+    await page.screenshot({ path: join(ARTIFACTS, "tool-call-1280.png") })
     await page.close()
   })
 
