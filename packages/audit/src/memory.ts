@@ -20,6 +20,8 @@ import type {
 import {
   buildTrace,
   checkTraceIds,
+  compareRunsNewestFirst,
+  isAfterCursor,
   pageOfRuns,
   resolveListRuns,
   runListEntry,
@@ -169,28 +171,35 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
         }),
       listRuns: (options) =>
         Effect.map(resolveListRuns(options), (resolved) => {
-          const entries = []
+          // Filter and order on the run records first; count child rows only for the page.
+          const candidates: Array<RunSummary> = []
           for (const [runId, record] of runs) {
             if (resolved.sessionId !== null && record.sessionId !== resolved.sessionId) continue
             const summary = summaryOf(runId, record)
             if (resolved.status !== null && summary.status !== resolved.status) continue
             if (resolved.releaseResult !== null && summary.release_result !== resolved.releaseResult) continue
-            const entry = children.get(runId)
+            candidates.push(summary)
+          }
+          const entry = (summary: RunSummary) => {
+            const child = children.get(summary.run_id)
             const found = (map: Map<unknown, Owned<unknown>> | undefined) =>
-              map ? [...map.values()].filter((o) => o.sessionId === record.sessionId).length : 0
-            entries.push(
-              runListEntry(
-                { ...summary, status: summary.status ?? "RUNNING" },
-                {
-                  timeline_events: found(entry?.timeline),
-                  agent_steps: found(entry?.steps),
-                  tool_invocations: found(entry?.tools),
-                  token_usages: found(entry?.ledger)
-                }
-              )
+              map ? [...map.values()].filter((o) => o.sessionId === summary.session_id).length : 0
+            return runListEntry(
+              { ...summary, status: summary.status ?? "RUNNING" },
+              {
+                timeline_events: found(child?.timeline),
+                agent_steps: found(child?.steps),
+                tool_invocations: found(child?.tools),
+                token_usages: found(child?.ledger)
+              }
             )
           }
-          return freeze(pageOfRuns(entries, resolved))
+          const page = candidates
+            .filter((r) => isAfterCursor(r, resolved.before))
+            .sort(compareRunsNewestFirst)
+            .slice(0, resolved.limit + 1)
+          // One more than the page: pageOfRuns cuts it and sets the cursor.
+          return freeze(pageOfRuns(page.map(entry), resolved))
         })
     }
 

@@ -317,16 +317,22 @@ export const runListEntry = (run: RunSummary & { status: RunStatus }, found: Aud
   }
 }
 
+type Sortable = Pick<RunSummary, "run_id" | "started_at" | "finished_at">
+
+/** The list order: newest first, then run id descending. */
+export const compareRunsNewestFirst = (a: Sortable, b: Sortable): number =>
+  runSortAt(b) - runSortAt(a) || (a.run_id < b.run_id ? 1 : a.run_id > b.run_id ? -1 : 0)
+
+/** Whether a run comes after the cursor in the list (all runs without a cursor). */
+export const isAfterCursor = (run: Sortable, before: RunCursor | null): boolean => {
+  if (!before) return true
+  const at = runSortAt(run)
+  return at < before.at || (at === before.at && run.run_id < before.runId)
+}
+
 /** Sorts newest first, keeps the page after `before`, and sets the next cursor. */
 export const pageOfRuns = (entries: ReadonlyArray<RunListEntry>, options: ResolvedListRuns): RunListPage => {
-  const older = (e: RunListEntry) => {
-    if (!options.before) return true
-    const at = runSortAt(e)
-    return at < options.before.at || (at === options.before.at && e.run_id < options.before.runId)
-  }
-  const sorted = entries
-    .filter(older)
-    .sort((a, b) => runSortAt(b) - runSortAt(a) || (a.run_id < b.run_id ? 1 : a.run_id > b.run_id ? -1 : 0))
+  const sorted = entries.filter((e) => isAfterCursor(e, options.before)).sort(compareRunsNewestFirst)
   const runs = sorted.slice(0, options.limit)
   const last = runs.at(-1)
   return {
