@@ -1,6 +1,6 @@
 // Trace viewer: how long the runs list query takes on a large audit (MySQL, N runs), first page
 // and a later page, unfiltered and filtered. Printed, never asserted.
-//   pnpm --filter @aiops-harness/audit... build && MYSQL_URL=mysql://root@127.0.0.1:3306/test node scripts/bench/viewer.mjs
+//   pnpm --filter @aiops-harness/audit... build && MYSQL_URL=mysql://root@127.0.0.1:3306/test node scripts/bench/viewer.mjs [runs, default 50000]
 import { connect } from "node:net"
 import { performance } from "node:perf_hooks"
 import { makeInMemoryAudit, makeMysqlAudit, migrate } from "../../packages/audit/dist/index.js"
@@ -8,7 +8,7 @@ import mysql from "../../packages/audit/node_modules/mysql2/promise.js"
 import { Effect } from "../../packages/audit/node_modules/effect/dist/index.js"
 
 const baseUrl = process.env.MYSQL_URL || "mysql://root@127.0.0.1:3306/test"
-const runs = Number(process.env.VIEWER_BENCH_RUNS || 50_000)
+const runs = Number(process.argv[2] || 50_000)
 const repeats = 20
 
 const reachable = (url) =>
