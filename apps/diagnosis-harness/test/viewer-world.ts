@@ -1,7 +1,7 @@
 import { ChatModel, OfflineModel } from "@aiops-harness/agent"
-import { InMemoryAudit, TraceQuery } from "@aiops-harness/audit"
+import { InMemoryAudit, TraceQuery, type TraceQueryShape } from "@aiops-harness/audit"
 import { AuditSink, type AuditSinkShape, AuditWriteError } from "@aiops-harness/core"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { loadConfig } from "../src/config.js"
 import { type AppRuntime, makeAppRuntime } from "../src/runtime.js"
 import { NOW } from "./helpers.js"
@@ -42,7 +42,14 @@ export interface ViewerWorld {
  * The demo app (in-memory store and audit, offline model, injected clock) with two test
  * hooks: a session whose audit loses writes, and a question that pauses mid-run.
  */
-export const makeViewerWorld = (env: Record<string, string | undefined> = {}): ViewerWorld => {
+export interface ViewerWorldOptions {
+  readonly env?: Record<string, string | undefined>
+  /** The audit under the test hooks (default: in-memory). */
+  readonly audit?: Effect.Effect<{ sink: AuditSinkShape; trace: TraceQueryShape }, unknown, Scope.Scope>
+}
+
+export const makeViewerWorld = (options: ViewerWorldOptions = {}): ViewerWorld => {
+  const env = options.env ?? {}
   const config = loadConfig({ SCENARIO: "db-pool-exhaustion", HOST: "127.0.0.1", PORT: "0", ...env })
   let release!: () => void
   const gate = new Promise<void>((resolve) => {
@@ -76,10 +83,10 @@ export const makeViewerWorld = (env: Record<string, string | undefined> = {}): V
     })
   ).pipe(Layer.provide(OfflineModel.layer()))
   const auditLayer = Layer.effectContext(
-    Effect.map(InMemoryAudit.make(), (handle) =>
+    Effect.map(options.audit ?? InMemoryAudit.make(), (handle) =>
       Context.make(AuditSink, lossySink(handle.sink)).pipe(Context.add(TraceQuery, handle.trace))
     )
-  )
+  ).pipe(Layer.orDie)
   const runtime = makeAppRuntime(config, { now: NOW, modelLayer, auditLayer })
   return { runtime, config, releaseLive: () => release(), liveWaiting }
 }
