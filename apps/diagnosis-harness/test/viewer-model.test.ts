@@ -9,6 +9,7 @@ import {
   formatMs,
   formatTime,
   listHref,
+  missingReasonsOf,
   OUTCOMES,
   outcomeFilter,
   outcomeOf,
@@ -174,5 +175,16 @@ describe("viewer model", () => {
     expect(formatMs(125_000)).toBe("2 min 5 s")
     expect(formatTime(Date.parse("2026-03-15T10:30:00.123Z"))).toBe("2026-03-15 10:30:00Z")
     expect(formatTime(null)).toBe("—")
+  })
+
+  it("missingReasonsOf reads the bounded answer's Missing list", () => {
+    const content =
+      "Cannot conclude: ...\n\nChecked:\n- query_logs ...\n\nMissing:\n- positive evidence for a cause\n- claim 2: judged UNSUPPORTED"
+    expect(missingReasonsOf(content)).toEqual([
+      "positive evidence for a cause",
+      "claim 2: judged UNSUPPORTED"
+    ])
+    expect(missingReasonsOf("Report\n\nFindings:\n1. x")).toEqual([])
+    expect(missingReasonsOf(null)).toEqual([])
   })
 })

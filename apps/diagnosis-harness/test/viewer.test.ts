@@ -221,6 +221,37 @@ describe("trace viewer pages (server side, embedded defaults)", () => {
   })
 })
 
+describe("trace viewer: a bounded answer (calm world)", () => {
+  let world: TestWorld
+  beforeAll(async () => {
+    world = await makeTestWorld({ SCENARIO: "calm" })
+  })
+  afterAll(async () => {
+    await world.runtime.dispose()
+  })
+
+  it("shows cannot conclude with the release decision's reasons", async () => {
+    const outcome = await world.runtime.runPromise(
+      diagnose({ question: SCENARIOS.calm.sampleQuestion, sessionId: "s-calm" })
+    )
+    expect(outcome.result.releaseResult).toBe("CANNOT_CONCLUDE")
+    const app = makeHttpApp(world.runtime, world.config)
+    const html = await (await app.request(`/runs/s-calm/${outcome.result.runId}`)).text()
+    expect(html).toMatch(/id="run-outcome" data-status="FINISHED">cannot conclude</)
+    expect(html).toContain('id="release-missing"')
+    const missing = outcome.result.content.split("Missing:\n")[1]!.split("\n")[0]!.slice(2)
+    expect(html).toContain(
+      missing
+        .replaceAll("&", "&amp;")
+        .replaceAll("<", "&lt;")
+        .replaceAll(">", "&gt;")
+        .replaceAll('"', "&quot;")
+    )
+    const list = await (await app.request("/?outcome=cannot_conclude")).text()
+    expect(list).toContain(`data-run-id="${outcome.result.runId}"`)
+  })
+})
+
 describe("trace viewer when the audit does not answer", () => {
   const down: TraceQueryShape = {
     getTrace: () => Effect.fail(new AuditReadError({ reason: "UNAVAILABLE" })),

@@ -369,3 +369,20 @@ export const formatTime = (epochMs: number | null): string =>
 export const formatTokens = (tokens: number | null): string => (tokens === null ? "unknown" : String(tokens))
 
 export type { RunListEntry }
+
+/**
+ * The reasons a bounded answer gives (its `Missing:` list; `releaseDecision` writes one item per
+ * line), so the release decision can show them next to the decision.
+ */
+export const missingReasonsOf = (content: string | null): ReadonlyArray<string> => {
+  if (content === null) return []
+  const lines = content.split("\n")
+  const start = lines.indexOf("Missing:")
+  if (start < 0) return []
+  const reasons: Array<string> = []
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith("- ")) break
+    reasons.push(line.slice(2))
+  }
+  return reasons
+}

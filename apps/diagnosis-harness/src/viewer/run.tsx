@@ -10,6 +10,7 @@ import {
   formatTime,
   formatTokens,
   listHref,
+  missingReasonsOf,
   OUTCOME_LABEL,
   outcomeOf,
   reportParts,
@@ -319,6 +320,8 @@ const Guards = ({ trace }: { trace: RunTrace }) => {
   const stops = trace.timeline.filter((e) => e.type === "STOP_REQUIRED")
   const failures = Array.isArray(evidence?.payload.failures) ? evidence.payload.failures : []
   const verdicts = Array.isArray(semantic?.payload.verdicts) ? semantic.payload.verdicts : []
+  const missing =
+    release?.payload.decision === "CANNOT_CONCLUDE" ? missingReasonsOf(trace.run.final_content) : []
   return (
     <>
       <h3>Evidence guard</h3>
@@ -423,6 +426,13 @@ const Guards = ({ trace }: { trace: RunTrace }) => {
       ) : (
         <p class="muted">No release decision (yet).</p>
       )}
+      {missing.length > 0 ? (
+        <ul aria-label="Why the report was not released" id="release-missing">
+          {missing.map((m) => (
+            <li>{m}</li>
+          ))}
+        </ul>
+      ) : null}
     </>
   )
 }
