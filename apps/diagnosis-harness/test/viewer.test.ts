@@ -71,6 +71,17 @@ describe("trace viewer pages (server side, embedded defaults)", () => {
     }
   })
 
+  it("a question carrying a secret and an IP shows redacted on the list and the run page", async () => {
+    const question = "why is checkout failing? password=hunter2-S3CRET from 10.23.45.67"
+    const outcome = await world.runtime.runPromise(diagnose({ question, sessionId: "s-redact" }))
+    for (const path of ["/?session=s-redact", `/runs/s-redact/${outcome.result.runId}`]) {
+      const html = await (await app.request(path)).text()
+      expect(html).toContain("why is checkout failing?")
+      expect(html, path).not.toContain("hunter2-S3CRET")
+      expect(html, path).not.toContain("10.23.45.67")
+    }
+  })
+
   it("a run page: waterfall, tool calls with control view and observation, citations, ledger", async () => {
     const outcome = await world.runtime.runPromise(
       diagnose({ question: SCENARIOS["db-pool-exhaustion"].sampleQuestion, sessionId: "s-page" })
