@@ -109,7 +109,6 @@ export const traceInvokeAgent = <R>(
       const capture = yield* CaptureTraceContent
       yield* Effect.annotateCurrentSpan({
         [GenAiAttributes.conversationId]: result.sessionId,
-        [GenAiAttributes.agentId]: result.runId,
         [HarnessAttributes.sessionId]: result.sessionId,
         [HarnessAttributes.runId]: result.runId,
         "aiops.release_result": result.releaseResult,

@@ -17,7 +17,6 @@ export const GenAiAttributes = {
   outputTokens: "gen_ai.usage.output_tokens",
   conversationId: "gen_ai.conversation.id",
   agentName: "gen_ai.agent.name",
-  agentId: "gen_ai.agent.id",
   toolName: "gen_ai.tool.name",
   toolCallId: "gen_ai.tool.call.id",
   toolType: "gen_ai.tool.type",
