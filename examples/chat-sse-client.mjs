@@ -17,8 +17,7 @@ const decoder = new TextDecoder()
 let buffer = ""
 for await (const chunk of response.body) {
   buffer += decoder.decode(chunk, { stream: true })
-  let end
-  while ((end = buffer.indexOf("\n\n")) >= 0) {
+  for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
     const block = buffer.slice(0, end)
     buffer = buffer.slice(end + 2)
     if (block.startsWith(":")) continue // heartbeat comment

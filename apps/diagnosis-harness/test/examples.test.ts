@@ -26,10 +26,14 @@ describe("examples/: one client script per stream", () => {
     ["ai-sdk-client.mjs", /"releaseResult":"DIAGNOSIS_REPORT"/],
     ["chat-sse-client.mjs", /\] DIAGNOSIS_REPORT\n/]
   ])("%s prints the run and its released report", async (script, finished) => {
-    const { stdout } = await run(process.execPath, [`${examples}${script}`, "why is checkout returning 500s?"], {
-      env: { ...process.env, HARNESS_URL: `http://127.0.0.1:${server.port}` },
-      timeout: 60_000
-    })
+    const { stdout } = await run(
+      process.execPath,
+      [`${examples}${script}`, "why is checkout returning 500s?"],
+      {
+        env: { ...process.env, HARNESS_URL: `http://127.0.0.1:${server.port}` },
+        timeout: 60_000
+      }
+    )
     expect(stdout).toMatch(finished)
     expect(stdout).toMatch(/Most likely cause: Database connection pool exhaustion/)
     expect(stdout).toMatch(/query_logs/)
