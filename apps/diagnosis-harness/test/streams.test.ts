@@ -397,6 +397,17 @@ describe("request validation of the protocol routes", () => {
     expect(events.at(-1).result.releaseResult).toBe("NOT_A_DIAGNOSIS")
   })
 
+  it("/api/ag-ui: a runId the thread already used is 409 RUN_ID_IN_USE (the first run is untouched)", async () => {
+    const first = await post(app, "/api/ag-ui", agUiBody("s-reuse", "r-reuse"))
+    expect(first.status).toBe(200)
+    await first.text()
+    const again = await post(app, "/api/ag-ui", agUiBody("s-reuse", "r-reuse"))
+    expect(again.status).toBe(409)
+    expect(((await again.json()) as any).error).toBe("RUN_ID_IN_USE")
+    const trace = await traceOf(runtime, "s-reuse", "r-reuse")
+    expect(trace.run.release_result).toBe("DIAGNOSIS_REPORT")
+  })
+
   it.each(["/api/ag-ui", "/api/ai-sdk/chat"])("%s: 415 without JSON, 405 for GET", async (path) => {
     const wrongType = await post(app, path, "{}", { "content-type": "text/plain" })
     expect(wrongType.status).toBe(415)

@@ -1,6 +1,7 @@
 import { ID_PATTERN, newRunId } from "@aiops-harness/core"
 import type { Context, Hono } from "hono"
 import { z } from "zod"
+import { readTrace } from "../diagnose.js"
 import type { ApiError, InFlightRuns } from "../http.js"
 import type { AppRuntime } from "../runtime.js"
 import { agUiEncoder } from "./ag-ui.js"
@@ -80,7 +81,12 @@ interface ProtocolRoute {
   ) => { readonly ids: RunIds; readonly question: string } | { readonly error: string }
   readonly encoder: () => RunEncoder
   readonly headers?: Readonly<Record<string, string>>
+  /** The client chooses the run id: refuse one the audit already has (409 `RUN_ID_IN_USE`). */
+  readonly clientRunId?: boolean
 }
+
+/** The errors of the protocol routes: `/api/chat`'s, plus a reused client-chosen run id. */
+type ProtocolApiError = Omit<ApiError, "error"> & { readonly error: ApiError["error"] | "RUN_ID_IN_USE" }
 
 const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((i) => i.message))].join("; ")
 
@@ -103,7 +109,8 @@ export const AG_UI_ROUTE: ProtocolRoute = {
     if ("error" in q) return q
     return { ids: { sessionId: parsed.data.threadId, runId: parsed.data.runId }, question: q.question }
   },
-  encoder: agUiEncoder
+  encoder: agUiEncoder,
+  clientRunId: true
 }
 
 export const AI_SDK_ROUTE: ProtocolRoute = {
@@ -154,6 +161,19 @@ export const mountProtocolRoutes = (app: Hono, options: ProtocolRoutesOptions): 
       const request = route.parse(body)
       if ("error" in request)
         return c.json<ApiError>({ error: "INVALID_REQUEST", message: request.error }, 400)
+      if (route.clientRunId) {
+        // Best effort (a concurrent twin is not caught): a second run under one id would mix two runs' audit rows.
+        const existing = await options.runtime.runPromise(readTrace(request.ids.sessionId, request.ids.runId))
+        if (existing.found) {
+          return c.json<ProtocolApiError>(
+            {
+              error: "RUN_ID_IN_USE",
+              message: "this threadId already has a run with this runId; send a new runId"
+            },
+            409
+          )
+        }
+      }
       return streamRun(c, {
         runtime: options.runtime,
         runs: options.runs,
