@@ -63,7 +63,8 @@ describe("OpenTelemetry GenAI spans over OTLP/HTTP", () => {
     const { result, trace } = await runExported({
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-      OTEL_SERVICE_NAME: "harness-under-test"
+      OTEL_SERVICE_NAME: "harness-under-test",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test,service.name=ignored"
     })
     expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
     expect(trace.found).toBe(true)
@@ -74,7 +75,10 @@ describe("OpenTelemetry GenAI spans over OTLP/HTTP", () => {
       expect(r.contentType).toContain("application/json")
     }
     const spans = receiver.spans()
-    for (const s of spans) expect(s.resource["service.name"]).toBe("harness-under-test")
+    for (const s of spans) {
+      expect(s.resource["service.name"]).toBe("harness-under-test")
+      expect(s.resource["deployment.environment"]).toBe("test")
+    }
 
     // The root: invoke_agent, with the session as conversation and the run id of the audit.
     const root = one(spans, "invoke_agent aiops-diagnosis")
