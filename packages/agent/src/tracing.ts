@@ -27,9 +27,15 @@ interface UsageTally {
  * failure's message into the span; a `ModelError.detail` (provider text) must never get there.
  */
 class ModelCallFailed extends Error {
-  constructor(readonly original: ModelError) {
+  // A private field: not enumerable, so no exporter serializes the original (and its detail).
+  readonly #original: ModelError
+  constructor(original: ModelError) {
     super(original.reason)
     this.name = "ModelError"
+    this.#original = original
+  }
+  get original(): ModelError {
+    return this.#original
   }
 }
 
