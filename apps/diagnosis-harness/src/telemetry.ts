@@ -23,6 +23,11 @@ export interface TelemetryConfig {
   readonly captureContent: boolean
   /** `OTEL_BSP_SCHEDULE_DELAY` (ms) between exports; spans are also flushed when the runtime is disposed. */
   readonly exportIntervalMs: number
+  /**
+   * `OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT` (ms): how long the last flush may take when the process
+   * stops (a collector that is down delays the exit by at most this). Default 3000.
+   */
+  readonly exportTimeoutMs: number
 }
 
 const value = (env: Env, name: string): string | null => {
@@ -96,18 +101,29 @@ export const telemetryConfigFromEnv = (env: Env): TelemetryConfig | null => {
   const headersField = value(env, "OTEL_EXPORTER_OTLP_TRACES_HEADERS")
     ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
     : "OTEL_EXPORTER_OTLP_HEADERS"
-  const delay = value(env, "OTEL_BSP_SCHEDULE_DELAY")
-  const exportIntervalMs = delay === null ? 5000 : Number(delay)
-  if (!Number.isInteger(exportIntervalMs) || exportIntervalMs < 1 || exportIntervalMs > 600_000) {
-    throw new ConfigError({ field: "OTEL_BSP_SCHEDULE_DELAY", reason: "expected an integer 1..600000 (ms)" })
+  const millis = (field: string, fallback: number): number => {
+    const text = value(env, field)
+    const ms = text === null ? fallback : Number(text)
+    if (!Number.isInteger(ms) || ms < 1 || ms > 600_000) {
+      throw new ConfigError({ field, reason: "expected an integer 1..600000 (ms)" })
+    }
+    return ms
   }
+  const exportIntervalMs = millis("OTEL_BSP_SCHEDULE_DELAY", 5000)
+  const exportTimeoutMs = millis(
+    value(env, "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT")
+      ? "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"
+      : "OTEL_EXPORTER_OTLP_TIMEOUT",
+    3000
+  )
   return {
     tracesUrl,
     protocol,
     serviceName: value(env, "OTEL_SERVICE_NAME") ?? DEFAULT_SERVICE_NAME,
     headers: parseHeaders(headersField, value(env, headersField)),
     captureContent: isTrue(env, "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"),
-    exportIntervalMs
+    exportIntervalMs,
+    exportTimeoutMs
   }
 }
 
@@ -125,7 +141,7 @@ export const telemetryLayer = (config: TelemetryConfig | null, env: Env = {}): L
     resource: { serviceName: config.serviceName },
     headers: config.headers,
     exportInterval: config.exportIntervalMs,
-    shutdownTimeout: 5000
+    shutdownTimeout: config.exportTimeoutMs
   }).pipe(
     Layer.provide(
       config.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf

@@ -270,6 +270,18 @@ describe("OpenTelemetry GenAI spans over OTLP/HTTP", () => {
     expect(exported).not.toContain("upstream said")
   })
 
+  it("a collector that is down never changes the run (the last flush is bounded by OTEL_EXPORTER_OTLP_TIMEOUT)", async () => {
+    await receiver.close()
+    const { result, trace } = await runExported({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_TIMEOUT: "200"
+    })
+    expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
+    expect(trace.found).toBe(true)
+    receiver = await startOtlpReceiver()
+  })
+
   it("exports nothing without an endpoint", async () => {
     expect(loadConfig({}).telemetry).toBeNull()
     const { result } = await runExported({})
@@ -293,7 +305,8 @@ describe("telemetryConfigFromEnv", () => {
       serviceName: "svc",
       headers: { Authorization: "Basic abc", "x-tenant": "t1" },
       captureContent: true,
-      exportIntervalMs: 5000
+      exportIntervalMs: 5000,
+      exportTimeoutMs: 3000
     })
     const langfuse = telemetryConfigFromEnv({
       OTEL_EXPORTER_OTLP_ENDPOINT: "https://cloud.example/api/public/otel",
@@ -346,6 +359,11 @@ describe("telemetryConfigFromEnv", () => {
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_BSP_SCHEDULE_DELAY: "0" },
       "OTEL_BSP_SCHEDULE_DELAY",
+      "1..600000"
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_EXPORTER_OTLP_TIMEOUT: "soon" },
+      "OTEL_EXPORTER_OTLP_TIMEOUT",
       "1..600000"
     ]
   ])("%j is a ConfigError naming the variable, never its value", (env, field, reason) => {
