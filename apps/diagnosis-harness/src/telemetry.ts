@@ -5,7 +5,7 @@ import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { ConfigError, type Env } from "./config.js"
 
 /** The OpenTelemetry GenAI semantic conventions version the spans follow (see README). */
-export const GENAI_SEMCONV_VERSION = "1.37.0"
+export const GENAI_SEMCONV_VERSION = "1.38.0"
 
 export const DEFAULT_SERVICE_NAME = "aiops-diagnosis-harness"
 

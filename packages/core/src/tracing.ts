@@ -4,7 +4,7 @@ import { isValidId } from "./ids.js"
 import type { ToolCallEnvelope } from "./tool.js"
 
 /**
- * OpenTelemetry GenAI semantic conventions (v1.37.0, Development status) attribute names used by
+ * OpenTelemetry GenAI semantic conventions (v1.38.0, Development status) attribute names used by
  * the harness's spans, plus the harness's own `aiops.*` attributes. Spans go through Effect's
  * tracer: with no tracer configured they cost a little and are exported nowhere.
  */
