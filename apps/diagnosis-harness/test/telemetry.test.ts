@@ -196,6 +196,29 @@ describe("OpenTelemetry GenAI spans over OTLP/HTTP", () => {
     expect(exported).not.toContain("gen_ai.input.messages")
   })
 
+  it("the calm world: the stop decision is an event on invoke_agent with the timeline's reason and step", async () => {
+    const { result, trace } = await runExported({
+      SCENARIO: "calm",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json"
+    })
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(trace.found).toBe(true)
+    if (!trace.found) return
+    const stop = trace.trace.timeline.find((e) => e.type === "STOP_REQUIRED")
+    expect(stop).toBeDefined()
+    const root = one(receiver.spans(), "invoke_agent aiops-diagnosis")
+    expect(root.events.filter((e) => e.name === "aiops.stop_required").map((e) => e.attributes)).toEqual([
+      { "aiops.stop.reason": stop!.payload.reason, "aiops.step.id": stop!.payload.step_id }
+    ])
+    expect(root.attributes).toMatchObject({
+      "aiops.release_result": "CANNOT_CONCLUDE",
+      "aiops.stop_reason": result.stopReason
+    })
+    const release = one(receiver.spans(), "release_decision")
+    expect(release.attributes["aiops.release.decision"]).toBe("CANNOT_CONCLUDE")
+  })
+
   it("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT attaches the redacted observation and released report, never raw", async () => {
     const { result } = await runExported({
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,

@@ -46,7 +46,8 @@ import {
   traceInvokeAgent,
   traceRelease,
   traceRouting,
-  traceSemanticGuard
+  traceSemanticGuard,
+  traceStopRequired
 } from "./tracing.js"
 
 export type ReleaseResult = "DIAGNOSIS_REPORT" | "CANNOT_CONCLUDE" | "NOT_A_DIAGNOSIS" | "RUN_FAILED"
@@ -302,6 +303,7 @@ const diagnose = (
           checked_scopes: state.checked.length
         })
         yield* notify({ type: "stop_required", reason })
+        yield* traceStopRequired(reason, stepId)
         messages.push({ role: "user", content: stopRequiredMessage(reason, state.checked.map(scopeLine)) })
       })
 

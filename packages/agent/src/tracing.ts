@@ -146,6 +146,17 @@ export const traceInvokeAgent = <R>(
     )
   })
 
+/** A `STOP_REQUIRED` decision as an `aiops.stop_required` event on the current (`invoke_agent`) span. */
+export const traceStopRequired = (reason: string, stepId: string): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const span = yield* Effect.currentSpan.pipe(Effect.orElseSucceed(() => null))
+    if (span === null) return
+    span.event("aiops.stop_required", yield* Clock.currentTimeNanos, {
+      "aiops.stop.reason": reason,
+      [HarnessAttributes.stepId]: stepId
+    })
+  })
+
 /** The router as a `route_question` span with its decision. */
 export const traceRouting = <E, R>(routing: Effect.Effect<RoutingResult, E, R>) =>
   routing.pipe(
