@@ -2,15 +2,13 @@ import { ID_PATTERN, newRunId } from "@aiops-harness/core"
 import type { Context, Hono } from "hono"
 import { z } from "zod"
 import { readTrace } from "../diagnose.js"
-import type { ApiError, InFlightRuns } from "../http.js"
+// http.ts mounts these routes: its values are read at request time only (no load-time cycle).
+import { type ApiError, type InFlightRuns, QUESTION_MAX_CHARS, QUESTION_TOO_LONG } from "../http.js"
 import type { AppRuntime } from "../runtime.js"
 import { agUiEncoder } from "./ag-ui.js"
 import { aiSdkEncoder, UI_MESSAGE_STREAM_HEADERS } from "./ai-sdk.js"
 import type { RunEncoder, RunIds } from "./run-events.js"
 import { streamRun } from "./transport.js"
-
-/** Same limit as `POST /api/chat` and `cli diagnose` (kept here to avoid an import cycle at load time). */
-const QUESTION_MAX_CHARS = 2000
 
 const idString = (name: string) =>
   z
@@ -62,8 +60,7 @@ const questionOf = (texts: ReadonlyArray<string> | null): Question => {
   if (texts === null) return { error: "messages must contain a user message" }
   const question = texts.join("\n").trim()
   if (question === "") return { error: "the last user message has no text" }
-  if (question.length > QUESTION_MAX_CHARS)
-    return { error: `question is limited to ${QUESTION_MAX_CHARS} characters` }
+  if (question.length > QUESTION_MAX_CHARS) return { error: QUESTION_TOO_LONG }
   return { question }
 }
 
