@@ -335,6 +335,42 @@ describe.each([
   })
 })
 
+describe.each([
+  [
+    "/api/ag-ui",
+    (s: string) => agUiBody(s, `${s}-run`),
+    { type: "RUN_FINISHED", outcome: { type: "cancelled" } }
+  ],
+  ["/api/ai-sdk/chat", (s: string) => aiSdkBody(s), { type: "abort" }]
+])("%s during a shutdown", (path, body, last) => {
+  it("the open run is cancelled and the stream ends with the protocol's cancellation", async () => {
+    const { runtime, config } = makeRuntime({ SHUTDOWN_GRACE_MS: "5000" }, hungModel)
+    const server = await startServer(runtime, config)
+    const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body(`s-stop-${path.replace(/\W/g, "")}`))
+    })
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ""
+    while (!text.includes("\n\n")) text += decoder.decode((await reader.read()).value, { stream: true })
+    const report = server.shutdown()
+    for (;;) {
+      const chunk = await reader.read()
+      if (chunk.done) break
+      text += decoder.decode(chunk.value, { stream: true })
+    }
+    expect((await report).cancelledRuns).toBe(1)
+    const data = sseBlocks(text)
+      .filter((b) => !b.comment)
+      .map((b) => b.data)
+    const events = data.filter((d) => d !== "[DONE]").map((d) => JSON.parse(d))
+    expect(events.at(-1)).toMatchObject(last)
+    if (path === "/api/ai-sdk/chat") expect(data.at(-1)).toBe("[DONE]")
+  })
+})
+
 describe("request validation of the protocol routes", () => {
   let app: Hono
   let runtime: AppRuntime
