@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import { type TelemetryConfig, telemetryConfigFromEnv } from "./telemetry.js"
 import { DEFAULT_SCENARIO, isScenarioId, SCENARIO_IDS, type ScenarioId } from "./demo/logs.js"
 
 /** The configuration is unusable: `field` names the variable or option, `reason` says why. */
@@ -45,6 +46,8 @@ export interface AppConfig {
    * closes the remaining connections (`SHUTDOWN_GRACE_MS`, default 10000).
    */
   readonly shutdownGraceMs: number
+  /** OTLP span export (`OTEL_EXPORTER_OTLP_ENDPOINT`, ...; see `telemetry.ts`); `null`: none. */
+  readonly telemetry: TelemetryConfig | null
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -136,6 +139,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
     shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    telemetry: telemetryConfigFromEnv(env),
     env
   }
 }

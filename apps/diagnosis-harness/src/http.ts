@@ -1,13 +1,13 @@
-import type { ProgressEvent } from "@aiops-harness/agent"
 import { ID_PATTERN, newRunId, newSessionId } from "@aiops-harness/core"
 import { type Context, Hono } from "hono"
-import { streamSSE } from "hono/streaming"
-import { Cause, Exit } from "effect"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
-import { diagnose, readTrace } from "./diagnose.js"
+import { readTrace } from "./diagnose.js"
 import type { AppRuntime } from "./runtime.js"
-import { makeViewerRoutes, runPagePath } from "./viewer/index.js"
+import { chatSseEncoder } from "./streams/chat-sse.js"
+import { mountProtocolRoutes } from "./streams/routes.js"
+import { streamRun } from "./streams/transport.js"
+import { makeViewerRoutes } from "./viewer/index.js"
 
 /**
  * A required string field whose every issue message names the field (the API returns the
@@ -111,6 +111,8 @@ export class InFlightRuns {
 export interface HttpAppOptions {
   /** The registry of running chats (the server cancels it on shutdown). Default: a new one. */
   readonly runs?: InFlightRuns
+  /** Interval of the SSE `: heartbeat` comment of every stream. Default 15000 ms. */
+  readonly heartbeatMs?: number
 }
 
 const isJsonContentType = (header: string | undefined): boolean =>
@@ -153,63 +155,20 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
     }
     const sessionId = parsed.data.sessionId ?? newSessionId()
     const runId = newRunId()
-    return streamSSE(c, (stream) =>
-      runs.track(async (shutdown) => {
-        // The run stops on shutdown and when the client goes away: nobody would read its answer,
-        // and a cancelled run still ends with RUN_FINISHED (CANCELLED) in the audit.
-        const cancel = new AbortController()
-        const abort = () => cancel.abort()
-        if (shutdown.aborted) abort()
-        shutdown.addEventListener("abort", abort, { once: true })
-        stream.onAbort(abort)
-        const signal = cancel.signal
-        await stream.writeSSE({ event: "metadata", data: JSON.stringify({ sessionId, runId }) })
-        // Progress callbacks are synchronous: chain the writes to keep their order.
-        let writes: Promise<void> = Promise.resolve()
-        const onProgress = (event: ProgressEvent) => {
-          writes = writes.then(() => stream.writeSSE({ event: "progress", data: JSON.stringify(event) }))
-        }
-        const exit = await runtime.runPromiseExit(
-          diagnose({ question: parsed.data.question, sessionId, runId }, { onProgress }),
-          { signal }
-        )
-        await writes.catch(() => undefined)
-        if (Exit.isSuccess(exit)) {
-          const { result } = exit.value
-          await stream.writeSSE({
-            event: "answer",
-            data: JSON.stringify({
-              sessionId: result.sessionId,
-              runId: result.runId,
-              intent: result.intent,
-              releaseResult: result.releaseResult,
-              content: result.content,
-              runPage: runPagePath(result.sessionId, result.runId)
-            })
-          })
-        } else if (Cause.hasInterruptsOnly(exit.cause)) {
-          await stream.writeSSE({
-            event: "error",
-            data: JSON.stringify({
-              error: "CANCELLED",
-              message: shutdown.aborted
-                ? "the server is shutting down; the run was cancelled"
-                : "the run was cancelled",
-              sessionId,
-              runId
-            })
-          })
-        } else {
-          await stream.writeSSE({
-            event: "error",
-            data: JSON.stringify({
-              error: "INTERNAL",
-              message: "the diagnosis could not run; see the server log"
-            })
-          })
-        }
-      })
-    )
+    return streamRun(c, {
+      runtime,
+      runs,
+      ids: { sessionId, runId },
+      question: parsed.data.question,
+      encoder: chatSseEncoder(),
+      ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {})
+    })
+  })
+
+  mountProtocolRoutes(app, {
+    runtime,
+    runs,
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {})
   })
 
   app.get("/api/trace", async (c) => {

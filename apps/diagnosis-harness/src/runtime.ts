@@ -28,6 +28,7 @@ import {
   type ScenarioId,
   toNdjson
 } from "./demo/index.js"
+import { telemetryLayer } from "./telemetry.js"
 import { type BackendFailure, describeBackendFailure } from "./startup-errors.js"
 
 /** What each startup stage is called in messages. */
@@ -242,6 +243,7 @@ export const appLayer = (
   // does not answer is reported once, by the audit stage.
   const services = Layer.mergeAll(
     store,
+    telemetryLayer(config.telemetry, config.env),
     options.modelLayer ?? modelLayer(config),
     toolsLayer(config).pipe(Layer.provideMerge(options.auditLayer ?? audit))
   )

@@ -41,6 +41,14 @@ import {
   stopRequiredMessage
 } from "./prompts.js"
 import { type Intent, routeQuestion, UNKNOWN_MODEL } from "./router.js"
+import {
+  traceEvidenceGuard,
+  traceInvokeAgent,
+  traceRelease,
+  traceRouting,
+  traceSemanticGuard,
+  traceStopRequired
+} from "./tracing.js"
 
 export type ReleaseResult = "DIAGNOSIS_REPORT" | "CANNOT_CONCLUDE" | "NOT_A_DIAGNOSIS" | "RUN_FAILED"
 
@@ -56,6 +64,10 @@ export type ProgressEvent =
       readonly status: string
       readonly evidence_status: string
       readonly error_code: string | null
+      /** The model's tool arguments (JSON text), redacted. */
+      readonly arguments: string
+      /** What the model received for this call: the bounded, redacted Agent Observation. */
+      readonly observation: JsonObject
     }
   | { readonly type: "stop_required"; readonly reason: string }
   | { readonly type: "evidence_guard"; readonly passed: boolean; readonly failures: number }
@@ -216,7 +228,7 @@ export const runDiagnosis = (
       ),
       Effect.catchCause(() => failed("FAILED"))
     )
-  })
+  }).pipe(traceInvokeAgent)
 
 const diagnose = (
   run: RunContext,
@@ -252,7 +264,7 @@ const diagnose = (
       stopReason: state.stopReason
     })
 
-    const routing = yield* routeQuestion(run, question)
+    const routing = yield* routeQuestion(run, question).pipe(traceRouting)
     state.intent = routing.intent
     yield* notify({ type: "routing", intent: routing.intent, source: routing.source })
     if (routing.intent !== "diagnosis") {
@@ -291,6 +303,7 @@ const diagnose = (
           checked_scopes: state.checked.length
         })
         yield* notify({ type: "stop_required", reason })
+        yield* traceStopRequired(reason, stepId)
         messages.push({ role: "user", content: stopRequiredMessage(reason, state.checked.map(scopeLine)) })
       })
 
@@ -399,7 +412,9 @@ const diagnose = (
             tool: checked.tool,
             status: checked.status,
             evidence_status: checked.evidenceStatus,
-            error_code: checked.errorCode
+            error_code: checked.errorCode,
+            arguments: redactText(call.arguments),
+            observation: out.observation
           })
           if (out.control.errorCode === "BUDGET_EXHAUSTED" || out.control.budgetRemaining.toolCalls <= 0) {
             toolBudgetLeft = false
@@ -423,7 +438,7 @@ const diagnose = (
 
     // ---- guards and release ----------------------------------------------------------------
     if (draft) {
-      const evidence = yield* evidenceGuard({ runId: run.runId, draft })
+      const evidence = yield* evidenceGuard({ runId: run.runId, draft }).pipe(traceEvidenceGuard)
       state.evidence = evidence
       yield* run.recorder.event("EVIDENCE_GUARD_INITIAL", {
         passed: evidence.passed,
@@ -482,7 +497,9 @@ const diagnose = (
             if (!parsed) return yield* Effect.fail(new JudgeAnswerInvalid())
             return { verdicts: parsed, usage: answer.usage, model: answer.model }
           })
-        const semantic = yield* semanticGuard({ judge, question, draft, evidence: evidence.evidence })
+        const semantic = yield* semanticGuard({ judge, question, draft, evidence: evidence.evidence }).pipe(
+          traceSemanticGuard
+        )
         state.semantic = semantic
         yield* run.recorder.event("SEMANTIC_GUARD_ATTEMPT", {
           attempt: 1,
@@ -516,6 +533,7 @@ const diagnose = (
       missing: release.missing.length,
       stop_reason: state.stopReason
     })
+    yield* traceRelease({ release, releaseResult, evidence: state.evidence, semantic: state.semantic })
     yield* notify({ type: "release", decision: release.decision })
     // Defence in depth: the released text is redacted once more before it leaves the run.
     const content = redactText(release.content)

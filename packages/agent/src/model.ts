@@ -61,8 +61,16 @@ export class ModelError extends Data.TaggedError("ModelError")<{
   readonly detail?: string
 }> {}
 
+/** Who serves a model: `gen_ai.provider.name` and `gen_ai.request.model` of its `chat` spans. */
+export interface ChatModelInfo {
+  readonly provider: string
+  readonly model: string
+}
+
 export interface ChatModelShape {
   readonly chat: (request: ChatRequest) => Effect.Effect<ChatResponse, ModelError>
+  /** Provider and configured model, for tracing (optional: spans are then named `chat`). */
+  readonly info?: ChatModelInfo
 }
 
 /** The model interface the router, the diagnosis loop and the semantic guard use. */

@@ -75,7 +75,7 @@ export const makeOfflineRuleModel = (options: OfflineRuleModelOptions = {}): Cha
       }
       return respond(request, JSON.stringify(draftFrom(seen, o.maxClaims)), [])
     })
-  return { chat }
+  return { chat, info: { provider: "aiops-offline", model: o.model } }
 }
 
 export const OfflineRuleModel = {

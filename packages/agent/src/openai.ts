@@ -17,6 +17,8 @@ export interface OpenAICompatibleOptions {
   /** Sent as `Authorization: Bearer <apiKey>` when non-empty. */
   readonly apiKey?: string | null
   readonly model: string
+  /** `gen_ai.provider.name` of its `chat` spans (`openai`, `azure.ai.openai`, ...). Default `openai`. */
+  readonly providerName?: string
   /** Time limit of one attempt (request and body), in milliseconds. Default 60 000. */
   readonly timeoutMs?: number
   /** Retries after the first attempt on 408/429/5xx, network errors and timeouts. Default 2. */
@@ -289,7 +291,7 @@ export const makeOpenAICompatibleModel = (options: OpenAICompatibleOptions): Cha
       }
     })
 
-  return { chat }
+  return { chat, info: { provider: options.providerName ?? "openai", model: options.model } }
 }
 
 export const OpenAICompatibleModel = {

@@ -25,6 +25,7 @@ import type { RunContext } from "./run.js"
 import type { EvidenceStatus, InvocationStatus } from "./status.js"
 import { CanonicalInvocationStore } from "./store.js"
 import type { Projection, ToolCallContext, ToolCallEnvelope, ToolDefinition } from "./tool.js"
+import { traceToolCall } from "./tracing.js"
 
 /** What the model sees of one call: whitelisted, bounded, redacted fields only. */
 export type AgentObservation = JsonObject
@@ -436,7 +437,7 @@ export const makeToolBoundary = (options: {
       })
 
     const tools = options.tools.filter((t) => t.readOnly && run.authorizedTools.has(t.name))
-    return { run, call, tools }
+    return { run, call: traceToolCall(call), tools }
   })
 
 /** The ToolBoundary of the current run, as a service. */
