@@ -45,9 +45,17 @@ export interface AppConfig {
    * closes the remaining connections (`SHUTDOWN_GRACE_MS`, default 10000).
    */
   readonly shutdownGraceMs: number
+  /**
+   * HTTP: the largest request body accepted (`HTTP_MAX_BODY_BYTES`, default 65536). A bigger one
+   * is refused with 413 before it is read whole (declared length, or counted while streaming).
+   */
+  readonly maxBodyBytes: number
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
+
+/** Default HTTP request body limit: a question is at most 2000 characters, 64 KB is ample. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -136,6 +144,13 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
     shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    maxBodyBytes: intIn(
+      "HTTP_MAX_BODY_BYTES",
+      env.HTTP_MAX_BODY_BYTES,
+      DEFAULT_MAX_BODY_BYTES,
+      256,
+      16 * 1024 * 1024
+    ),
     env
   }
 }
