@@ -29,7 +29,8 @@ import {
   releaseDecision,
   type SemanticGuardResult,
   type SemanticJudge,
-  semanticGuard
+  semanticGuard,
+  withScopedNegatives
 } from "@aiops-harness/guards"
 import { redactText } from "@aiops-harness/projectors"
 import { Cause, Clock, Data, Effect, Exit } from "effect"
@@ -133,6 +134,8 @@ const safeNotify = (onProgress: DiagnosisOptions["onProgress"], event: ProgressE
 
 interface LoopState {
   checked: CheckedScope[]
+  /** Observations of the READY calls (what the model saw): released copies of them are quoted. */
+  observed: JsonObject[]
   stopReason: string | null
   evidence: EvidenceGuardResult | null
   semantic: SemanticGuardResult | null
@@ -166,7 +169,14 @@ export const runDiagnosis = (
     })
     const notify = (event: ProgressEvent) => safeNotify(options.onProgress, event)
     yield* notify({ type: "run_started", session_id: run.sessionId, run_id: run.runId })
-    const state: LoopState = { checked: [], stopReason: null, evidence: null, semantic: null, intent: null }
+    const state: LoopState = {
+      checked: [],
+      observed: [],
+      stopReason: null,
+      evidence: null,
+      semantic: null,
+      intent: null
+    }
 
     const finishOnce = (status: RunFinalStatus, release: ReleaseResult, content: string) =>
       Effect.gen(function* () {
@@ -393,6 +403,7 @@ const diagnose = (
           messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(out.observation) })
           const checked = checkedScopeOf(out.control)
           state.checked.push(checked)
+          if (checked.status === "READY") state.observed.push(out.observation)
           yield* notify({
             type: "tool_call",
             tool_call_id: checked.toolCallId,
@@ -482,7 +493,9 @@ const diagnose = (
             if (!parsed) return yield* Effect.fail(new JudgeAnswerInvalid())
             return { verdicts: parsed, usage: answer.usage, model: answer.model }
           })
-        const semantic = yield* semanticGuard({ judge, question, draft, evidence: evidence.evidence })
+        // The judge sees what could be released: negative claims in the harness's wording.
+        const judged = withScopedNegatives(draft, evidence)
+        const semantic = yield* semanticGuard({ judge, question, draft: judged, evidence: evidence.evidence })
         state.semantic = semantic
         yield* run.recorder.event("SEMANTIC_GUARD_ATTEMPT", {
           attempt: 1,
@@ -506,7 +519,8 @@ const diagnose = (
       evidence: state.evidence,
       semantic: state.semantic,
       checked: state.checked,
-      stopReason: state.stopReason
+      stopReason: state.stopReason,
+      observed: state.observed
     })
     const releaseResult: ReleaseResult =
       release.decision === "PUBLISH_REPORT" ? "DIAGNOSIS_REPORT" : "CANNOT_CONCLUDE"
@@ -520,15 +534,20 @@ const diagnose = (
     // Defence in depth: the released text is redacted once more before it leaves the run.
     const content = redactText(release.content)
     const summary = yield* finishOnce("FINISHED", releaseResult, content)
-    const released = releaseResult === "DIAGNOSIS_REPORT" && draft ? redactDraftProse(draft) : null
+    const released =
+      releaseResult === "DIAGNOSIS_REPORT" && release.report ? redactDraftProse(release.report) : null
     return result(releaseResult, content, released, summary)
   })
 
-/** The draft's prose (summary, claim texts, next steps) redacted; citations are kept as checked. */
+/** The released draft's prose (summary, claim texts, next steps) and refs redacted. */
 const redactDraftProse = (draft: DraftReport): DraftReport => ({
   ...draft,
   summary: redactText(draft.summary),
-  claims: draft.claims.map((claim) => ({ ...claim, text: redactText(claim.text) })),
+  claims: draft.claims.map((claim) => ({
+    ...claim,
+    text: redactText(claim.text),
+    citations: claim.citations.map((c) => ({ ...c, ref: redactText(c.ref) }))
+  })),
   ...(draft.next_steps ? { next_steps: draft.next_steps.map(redactText) } : {})
 })
 

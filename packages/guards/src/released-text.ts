@@ -230,8 +230,12 @@ const sentences = (text: string): string[] => {
   return out
 }
 
-/** Prose outside quotes: instruction-like sentences quoted, links reduced. */
-const proseOut = (text: string, limits: ReleasedTextLimits): string => {
+/** A marker the prose itself writes (`[quoted evidence: ...`): only the harness may open one. */
+const FORGED_MARKER = /\[(\s*quoted\s+(?:evidence|text)\s*:)/gi
+
+/** Prose outside quotes: forged markers defused, instruction-like sentences quoted, links reduced. */
+const proseOut = (raw: string, limits: ReleasedTextLimits): string => {
+  const text = raw.replace(FORGED_MARKER, "($1")
   if (!looksLikeInstruction(text)) return reduceLinks(text)
   return sentences(text)
     .map((sentence) => {
