@@ -267,9 +267,19 @@ export const releasedText = (
     let end = rawEnd
     while (start < end && /\s/.test(clean[start]!)) start++
     while (end > start && /\s/.test(clean[end - 1]!)) end--
+    // Whole words only, and a quotation mark the copy opened (or closed) belongs to it.
+    while (start > at && /[\p{L}\p{N}_]/u.test(clean[start - 1]!) && /[\p{L}\p{N}_]/u.test(clean[start]!))
+      start--
+    while (end < clean.length && /[\p{L}\p{N}_]/u.test(clean[end - 1]!) && /[\p{L}\p{N}_]/u.test(clean[end]!))
+      end++
+    const quotes = (clean.slice(start, end).match(/["“”]/g) ?? []).length
+    if (quotes % 2 === 1 && end < clean.length && /["”]/.test(clean[end]!)) end++
+    else if (quotes % 2 === 1 && start > at && /["“]/.test(clean[start - 1]!)) start--
+    if (start < at) start = at
+    const body = clean.slice(start, end)
     // The model's own quotation marks around a copy belong to the marker.
     if (
-      start > 0 &&
+      start > at &&
       OPEN_QUOTES.has(clean[start - 1]!) &&
       end < clean.length &&
       CLOSE_QUOTES.has(clean[end]!)
@@ -277,12 +287,8 @@ export const releasedText = (
       start--
       end++
     }
-    if (start < at) start = at
     out += proseOut(clean.slice(at, start), l)
-    out += marker(
-      EVIDENCE_QUOTE_MARKER,
-      quoteBody(clean.slice(start, end).replace(/^["“„«'‘`]|["”“»'’`]$/g, ""), l.maxQuoteChars)
-    )
+    out += marker(EVIDENCE_QUOTE_MARKER, quoteBody(body, l.maxQuoteChars))
     at = end
   }
   out += proseOut(clean.slice(at), l)
