@@ -1,5 +1,5 @@
 import type { Json, JsonObject } from "@aiops-harness/core"
-import { cleanText, quoteInline } from "./released-text.js"
+import { cleanText, inlineText, quoteInline } from "./released-text.js"
 
 /**
  * What a scoped negative claim must name about the NO_EVIDENCE call it cites, derived from
@@ -245,6 +245,6 @@ export const scopedNegativeText = (record: {
   }
   const query = str(resultScope.query) ?? str(result.query) ?? str(request.query)
   const matched = query ? ` matched query ${quoteInline(query, 80)}` : " matched"
-  const what = scope.topic ? `${quoteInline(scope.topic, 64).slice(1, -1)} logs` : "results"
+  const what = scope.topic ? `${inlineText(scope.topic, 64)} logs` : "results"
   return `No ${what}${matched}${service}${window} (${tool}).`
 }

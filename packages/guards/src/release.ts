@@ -12,6 +12,7 @@ import {
   EVIDENCE_QUOTE_MARKER,
   type EvidenceIndex,
   evidenceIndex,
+  inlineText,
   quoteInline,
   type ReleasedTextLimits,
   releasedText
@@ -147,9 +148,9 @@ export const withScopedNegatives = (
  * `row`) as a marked quote in the content (`marked`), quoted in the report object.
  */
 const releasedRef = (c: Citation, max: number, marked = false): string => {
-  const quoted = quoteInline(c.ref, max)
-  if (c.kind !== "excerpt" && c.kind !== "row") return quoted.slice(1, -1)
-  return marked ? `[${EVIDENCE_QUOTE_MARKER}: ${quoted}]` : quoted
+  const body = inlineText(c.ref, max)
+  if (c.kind !== "excerpt" && c.kind !== "row") return body
+  return marked ? `[${EVIDENCE_QUOTE_MARKER}: "${body}"]` : `"${body}"`
 }
 
 /**

@@ -297,6 +297,14 @@ export const releasedText = (
 
 /**
  * A short bounded quotation of text the harness writes into released content itself (a
- * query, a ref): one line, `"` and brackets neutralized, links reduced, at most `max` chars.
+ * query, a ref): one line, `"` and brackets neutralized, links reduced, at most `max` chars;
+ * `[quoted text: "…"]` when it reads like an instruction.
  */
-export const quoteInline = (text: string, max = 80): string => `"${quoteBody(cleanText(text), max)}"`
+/** `text` as one bounded line: cleaned, links reduced, `"` and brackets neutralized, no quotes around. */
+export const inlineText = (text: string, max = 80): string => quoteBody(cleanText(text), max)
+
+export const quoteInline = (text: string, max = 80): string => {
+  const body = quoteBody(cleanText(text), max)
+  // An instruction stays labelled as quoted text even inside a harness-written sentence.
+  return looksLikeInstruction(text) ? marker(TEXT_QUOTE_MARKER, body) : `"${body}"`
+}
