@@ -101,7 +101,10 @@ export interface DiagnosisResult {
    * (redacted again before release: defence in depth).
    */
   readonly content: string
-  /** The draft, only when it was released (prose redacted like `content`; citations as checked). */
+  /**
+   * The released draft, only when published: negative claims in the harness's wording, copied
+   * evidence as marked quotes, links reduced (guards `releasedDraft`), then redacted like `content`.
+   */
   readonly report: DraftReport | null
   readonly summary: RecorderSummary
   /** The tool calls the run made (Control View facts). */
