@@ -110,6 +110,13 @@ describe("HTTP body limit (real socket)", () => {
     expect(JSON.parse(answer.body)).toEqual({ error: "INVALID_REQUEST", message: "question is required" })
   })
 
+  it("reads a small chunked body (no content-length) once it is counted", async () => {
+    const body = Buffer.from(JSON.stringify({ question: "", sessionId: "s-chunked" }))
+    const answer = await rawPost(server.port, { total: body.length, chunk: body })
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(answer.body)).toEqual({ error: "INVALID_REQUEST", message: "question is required" })
+  })
+
   it("lists at most a few unknown keys, cut, in a small 400 (10k keys within the limit)", async () => {
     const keys = Array.from({ length: 5000 }, (_, i) => `k${i}`)
     const body = Buffer.from(

@@ -13,6 +13,7 @@ import {
   type EvidenceIndex,
   evidenceIndex,
   inlineText,
+  looksLikeInstruction,
   quoteInline,
   type ReleasedTextLimits,
   releasedText
@@ -194,8 +195,12 @@ const scopeText = (scope: JsonObject | null): string => {
   return clip(parts.join(", "), 300)
 }
 
+/** A refused call keeps the model's tool name: bounded, and labelled when it reads like an instruction. */
+const toolText = (tool: string): string =>
+  looksLikeInstruction(tool) ? quoteInline(tool, 64) : inlineText(tool, 64)
+
 const checkedLine = (c: CheckedScope): string =>
-  `- ${c.tool} ${scopeText(c.scope)} -> ${c.errorCode ? `ERROR ${c.errorCode}` : c.evidenceStatus}`
+  `- ${toolText(c.tool)} ${scopeText(c.scope)} -> ${c.errorCode ? `ERROR ${c.errorCode}` : c.evidenceStatus}`
 
 /**
  * ReleaseDecision: publish only when there is a draft, both guards passed and at least one
