@@ -98,6 +98,15 @@ export const looksLikeInstruction = (text: string): boolean => {
   return INSTRUCTION_PATTERNS.some((re) => re.test(lower))
 }
 
+/** The only context-dependent lower-case mapping: folded so per-character and whole-string lowering agree. */
+const FINAL_SIGMA = /ς/g
+
+/** {@link normalizeWithMap}'s `norm` without the map (the evidence side: large, needs no positions). */
+const normalizeFast = (text: string): string => {
+  const spaced = text.replace(/\s+/g, " ")
+  return (spaced.startsWith(" ") ? spaced.slice(1) : spaced).toLowerCase().replace(FINAL_SIGMA, "σ")
+}
+
 /** Lower case, whitespace runs as one space, with the index in the source of each kept char. */
 const normalizeWithMap = (text: string): { norm: string; map: number[] } => {
   let norm = ""
@@ -113,7 +122,7 @@ const normalizeWithMap = (text: string): { norm: string; map: number[] } => {
       }
       continue
     }
-    const lower = ch.toLowerCase()
+    const lower = ch.toLowerCase().replace(FINAL_SIGMA, "σ")
     for (const c of lower) {
       norm += c
       map.push(i)
@@ -130,15 +139,48 @@ const normalizeWithMap = (text: string): { norm: string; map: number[] } => {
  */
 export interface EvidenceIndex {
   readonly k: number
-  readonly windows: ReadonlySet<number>
+  /** Distinct windows indexed. */
+  readonly size: number
+  /** Whether a window with these two hashes occurs in the evidence. */
+  readonly has: (h1: number, h2: number) => boolean
+}
+
+/** An open-addressing set of hash pairs in typed arrays: a JS Map of a million entries is slow. */
+const pairSet = (capacityHint: number) => {
+  let capacity = 1024
+  while (capacity < capacityHint * 2) capacity *= 2
+  const keys = new Int32Array(capacity) // h1 + 1; 0 = empty
+  const values = new Int32Array(capacity)
+  const mask = capacity - 1
+  let size = 0
+  const slot = (h1: number, h2: number): number => {
+    let i = (Math.imul(h1, 0x9e3779b1) ^ h2) & mask
+    while (keys[i] !== 0 && !(keys[i] === h1 + 1 && values[i] === h2)) i = (i + 1) & mask
+    return i
+  }
+  return {
+    add: (h1: number, h2: number) => {
+      const i = slot(h1, h2)
+      if (keys[i] !== 0) return
+      keys[i] = h1 + 1
+      values[i] = h2
+      size++
+    },
+    has: (h1: number, h2: number) => keys[slot(h1, h2)] !== 0,
+    size: () => size
+  }
 }
 
 const P1 = 67_108_859
 const P2 = 67_108_837
 const BASE = 131_071
 
-/** Window hashes of `s` (two 26-bit polynomial hashes in one exact number), in order. */
-const windowHashes = (s: string, k: number, each: (position: number, hash: number) => void): void => {
+/** Window hashes of `s` (two independent 26-bit polynomial hashes), in order. */
+const windowHashes = (
+  s: string,
+  k: number,
+  each: (position: number, h1: number, h2: number) => void
+): void => {
   if (s.length < k) return
   let pow1 = 1
   let pow2 = 1
@@ -157,7 +199,7 @@ const windowHashes = (s: string, k: number, each: (position: number, hash: numbe
     const c = s.charCodeAt(i)
     h1 = (h1 * BASE + c) % P1
     h2 = (h2 * BASE + c) % P2
-    if (i >= k - 1) each(i - k + 1, h1 * 67_108_864 + h2)
+    if (i >= k - 1) each(i - k + 1, h1, h2)
   }
 }
 
@@ -166,26 +208,26 @@ export const evidenceIndex = (
   minQuoteMatchChars: number = defaultReleasedTextLimits.minQuoteMatchChars
 ): EvidenceIndex => {
   const k = Math.max(8, Math.floor(minQuoteMatchChars))
-  const windows = new Set<number>()
-  for (const p of projections) {
-    for (const t of evidenceTexts(p))
-      windowHashes(normalizeWithMap(cleanText(t)).norm, k, (_, h) => windows.add(h))
-  }
-  return { k, windows }
+  const texts: string[] = []
+  for (const p of projections) for (const t of evidenceTexts(p)) texts.push(normalizeFast(cleanText(t)))
+  const set = pairSet(texts.reduce((n, t) => n + Math.max(0, t.length - k + 1), 0))
+  for (const t of texts) windowHashes(t, k, (_, h1, h2) => set.add(h1, h2))
+  return { k, size: set.size(), has: set.has }
 }
 
 export const EMPTY_EVIDENCE_INDEX: EvidenceIndex = {
   k: defaultReleasedTextLimits.minQuoteMatchChars,
-  windows: new Set()
+  size: 0,
+  has: () => false
 }
 
 /** [start, end) ranges of `text` copied from the evidence (at least `index.k` normalized characters). */
 const copiedRanges = (text: string, index: EvidenceIndex): Array<[number, number]> => {
-  if (index.windows.size === 0) return []
+  if (index.size === 0) return []
   const { norm, map } = normalizeWithMap(text)
   const covered = new Uint8Array(norm.length)
-  windowHashes(norm, index.k, (i, h) => {
-    if (index.windows.has(h)) covered.fill(1, i, i + index.k)
+  windowHashes(norm, index.k, (i, h1, h2) => {
+    if (index.has(h1, h2)) covered.fill(1, i, i + index.k)
   })
   const ranges: Array<[number, number]> = []
   for (let i = 0; i < norm.length; ) {

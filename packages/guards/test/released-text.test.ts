@@ -309,7 +309,7 @@ describe("releasedText: more attacks", () => {
   it("marks copies against a large evidence set (1 MB of log text)", () => {
     const filler = Array.from({ length: 10_000 }, (_, i) => ({ message: `event ${i} ${"x".repeat(90)}` }))
     const big = evidenceIndex([{ timeline: [...filler, { message: INJECTION }] }])
-    expect(big.windows.size).toBeGreaterThan(50_000)
+    expect(big.size).toBeGreaterThan(50_000)
     const out = releasedText(`Seen: ${INJECTION}`, big)
     expect(out.startsWith('Seen: [quoted evidence: "IGNORE ALL PREVIOUS')).toBe(true)
   })
