@@ -466,6 +466,7 @@ const diagnose = (
                     role: "user",
                     content: JSON.stringify({
                       question: input.question,
+                      summary: input.draft.summary,
                       claims: input.draft.claims,
                       evidence: input.evidence
                     })
@@ -494,7 +495,12 @@ const diagnose = (
             })
             const parsed = parseJudgeAnswer(answer.message.content)
             if (!parsed) return yield* Effect.fail(new JudgeAnswerInvalid())
-            return { verdicts: parsed, usage: answer.usage, model: answer.model }
+            return {
+              verdicts: parsed.verdicts,
+              summaryVerdict: parsed.summary_verdict ?? null,
+              usage: answer.usage,
+              model: answer.model
+            }
           })
         // The judge sees what could be released: negative claims in the harness's wording.
         const judged = withScopedNegatives(draft, evidence)
@@ -511,7 +517,8 @@ const diagnose = (
           verdict: semantic.verdict,
           verdicts: semantic.verdicts
             .slice(0, 20)
-            .map((v): JsonObject => ({ claim_index: v.claim_index, verdict: v.verdict }))
+            .map((v): JsonObject => ({ claim_index: v.claim_index, verdict: v.verdict })),
+          summary_verdict: semantic.summaryVerdict ?? null
         })
         yield* notify({ type: "semantic_guard", verdict: semantic.verdict })
       }
@@ -564,7 +571,7 @@ const parseJudgeAnswer = (text: string | null) => {
   if (first < 0 || last <= first) return null
   try {
     const parsed = JudgeAnswerSchema.safeParse(JSON.parse(text.slice(first, last + 1)))
-    return parsed.success ? parsed.data.verdicts : null
+    return parsed.success ? parsed.data : null
   } catch {
     return null
   }

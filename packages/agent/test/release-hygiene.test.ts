@@ -39,7 +39,8 @@ const diagnosisRoute = text('{"intent":"diagnosis"}')
 const supported = (n: number) =>
   text(
     JSON.stringify({
-      verdicts: Array.from({ length: n }, (_, claim_index) => ({ claim_index, verdict: "SUPPORTED" }))
+      verdicts: Array.from({ length: n }, (_, claim_index) => ({ claim_index, verdict: "SUPPORTED" })),
+      summary_verdict: "SUPPORTED"
     })
   )
 const draft = (value: object) => text(JSON.stringify(value))
@@ -212,6 +213,57 @@ describe("scripted model: negative claims", () => {
     // the judge saw the harness's wording, not the model's
     const judged = model.requests.find((r) => r.purpose === "semantic_guard")
     expect(JSON.stringify(judged?.messages)).not.toContain("edge drops")
+  })
+
+  it.each([
+    [
+      "judged UNSUPPORTED",
+      text(
+        JSON.stringify({
+          verdicts: [0, 1].map((claim_index) => ({ claim_index, verdict: "SUPPORTED" })),
+          summary_verdict: "UNSUPPORTED"
+        })
+      )
+    ],
+    [
+      "not judged",
+      text(JSON.stringify({ verdicts: [0, 1].map((claim_index) => ({ claim_index, verdict: "SUPPORTED" })) }))
+    ]
+  ])("a cause smuggled into the summary is judged: summary %s -> not released", async (_name, judge) => {
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-pool", "query_logs", { topic: "application", query: "pool", service: "checkout" }),
+      toolCall("call-cdn", "query_logs", { topic: "application", query: "cdn", service: "checkout" }),
+      draft({
+        summary: "Root cause: a misconfigured CDN.",
+        claims: [
+          {
+            text: "Checkout logged 40 pool timeouts.",
+            citations: [{ tool_call_id: "call-pool", kind: "pattern", ref: "p-pool" }]
+          },
+          {
+            text: `${NEGATIVE_SCOPE}.`,
+            negative: true,
+            citations: [{ tool_call_id: "call-cdn", kind: "no_evidence", ref: "" }]
+          }
+        ]
+      }),
+      judge
+    ])
+    const { result, audit } = await run(model.layer, { tools: [splitLogsTool()] })
+    expect(result.evidenceGuard?.passed).toBe(true)
+    expect(result.semanticGuard?.summaryVerdict).toBe("UNSUPPORTED")
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    expect(result.content).not.toContain("CDN")
+    expect(audit.log.events.find((e) => e.type === "SEMANTIC_GUARD_DECISION")?.payload).toMatchObject({
+      passed: false,
+      summary_verdict: "UNSUPPORTED"
+    })
+    // the judge was shown the summary
+    const judged = model.requests.find((r) => r.purpose === "semantic_guard")
+    expect(JSON.parse(judged!.messages.at(-1)!.content as string).summary).toBe(
+      "Root cause: a misconfigured CDN."
+    )
   })
 
   it("a report of negative claims only is never released, whatever its summary says", async () => {

@@ -282,6 +282,9 @@ export const releaseDecision = (input: {
         for (const v of semantic.verdicts) {
           if (v.verdict !== "SUPPORTED") missing.push(`claim ${v.claim_index + 1}: judged ${v.verdict}`)
         }
+        if (semantic.summaryVerdict && semantic.summaryVerdict !== "SUPPORTED") {
+          missing.push(`the summary: judged ${semantic.summaryVerdict}`)
+        }
       }
     }
   }
