@@ -150,7 +150,9 @@ export const withScopedNegatives = (
  */
 const releasedRef = (c: Citation, max: number, marked = false): string => {
   const body = inlineText(c.ref, max)
-  if (c.kind !== "excerpt" && c.kind !== "row") return body
+  // ids (document, pattern) are data too: a document named like an instruction stays labelled
+  if (c.kind !== "excerpt" && c.kind !== "row")
+    return looksLikeInstruction(c.ref) ? quoteInline(c.ref, max) : body
   return marked ? `[${EVIDENCE_QUOTE_MARKER}: "${body}"]` : `"${body}"`
 }
 
