@@ -90,7 +90,10 @@ export const INSTRUCTION_PATTERNS: ReadonlyArray<RegExp> = [
   /\b(?:run|execute|paste)\s+(?:this|the\s+following)\s+(?:command|script|code)\b/,
   /\b(?:tell|inform|instruct|advise)\s+the\s+(?:user|operator|reader|customer)\s+to\b/,
   /\b(?:mark|report|declare|say)\s+(?:this|the\s+(?:incident|issue|run|report|diagnosis))\s+(?:as\s+)?(?:resolved|supported|healthy|fine|closed)\b/,
-  /\b(?:do\s+not|don't|never)\s+(?:mention|tell|report|reveal|cite|quote)\b/
+  /\b(?:do\s+not|don't|never)\s+(?:mention|tell|report|reveal|cite|quote)\b/,
+  // the same in the languages runbooks are often written in (the seeds were Chinese)
+  /(?:忽略|无视|忽视|不要理会|忘记|忘掉)[^。！？\n]{0,12}(?:指令|指示|说明|提示|规则|要求)|系统提示|你现在是|從現在起|从现在起/,
+  /\b(?:ignora|ignore[sz]?|ignoriere|ignorieren|negeer|ignorar)\b[^.!?\n]{0,40}\b(?:instrucciones|instructions|consignes|anweisungen|instructies|instruções|istruzioni)\b/
 ]
 
 export const looksLikeInstruction = (text: string): boolean => {
