@@ -195,7 +195,9 @@ export const BEYOND_ABSENCE_WORDING: ReadonlyArray<RegExp> = [
   /\b(?:indicat|suggest|impl(?:y|ies|ied)|confirm|prov(?:e|es|ed|ing)\b|demonstrat|point(?:s|ed|ing)?\s+to|mean(?:s|ing)?\s+that)/,
   /\b(?:misconfigur\w*|broken|faulty|at\s+fault)\b/,
   /\b(?:problem|issue|fault|failure|outage|incident|error|bug)\s+(?:is|was|lies|comes|came)\b/,
-  /,\s*(?:and|but|so|which|while|whereas|yet)\b|\b(?:but|however|although|whereas|instead|rather)\b|\band\s+(?:the|it|this|that|there|so|therefore)\b/
+  /,\s*(?:and|but|so|which|while|whereas|yet)\b|\b(?:but|however|although|whereas|instead|rather)\b|\band\s+(?:the|it|this|that|there|so|therefore)\b/,
+  // the same in Chinese: cause, because, due to, led to, so, therefore, but, means
+  /原因|因为|由于|导致|造成|所以|因此|但是|意味着|说明了|根因/
 ]
 
 /**

@@ -237,7 +237,9 @@ describe("negative claims state absence only", () => {
     // styled (mathematical bold) letters: NFKC makes them plain
     `${SCOPED.slice(0, -1)} 𝐛𝐞𝐜𝐚𝐮𝐬𝐞 of the CDN.`,
     // a quoted-looking cause is not a query: unbalanced quote
-    `${SCOPED.slice(0, -1)} due to "the CDN.`
+    `${SCOPED.slice(0, -1)} due to "the CDN.`,
+    // Chinese: "the root cause is the CDN" after a comma-free join
+    `${SCOPED.slice(0, -1)} 根本原因是CDN配置错误`
   ]
 
   it.each(SMUGGLED.map((t) => [t]))("refuses a smuggled cause: %j", async (text) => {
