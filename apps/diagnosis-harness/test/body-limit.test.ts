@@ -117,6 +117,19 @@ describe("HTTP body limit (real socket)", () => {
     expect(JSON.parse(answer.body)).toEqual({ error: "INVALID_REQUEST", message: "question is required" })
   })
 
+  it("answers a deeply nested body within the limit with a small 400", async () => {
+    const depth = 30_000
+    const nested = Buffer.from(`{"question":"why?","x":${"[".repeat(depth)}${"]".repeat(depth)}}`)
+    expect(nested.length).toBeLessThan(DEFAULT_MAX_BODY_BYTES)
+    const answer = await rawPost(server.port, {
+      total: nested.length,
+      chunk: nested,
+      contentLength: nested.length
+    })
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(answer.body)).toEqual({ error: "INVALID_REQUEST", message: 'unknown field(s): "x"' })
+  })
+
   it("lists at most a few unknown keys, cut, in a small 400 (10k keys within the limit)", async () => {
     const keys = Array.from({ length: 5000 }, (_, i) => `k${i}`)
     const body = Buffer.from(
