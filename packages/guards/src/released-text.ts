@@ -72,7 +72,8 @@ export const reduceLinks = (text: string): string =>
   text.replace(LINK_RE, (link) => {
     const host = hostOf(link.replace(/[.,;:!?]+$/, ""))
     const tail = /[.,;:!?]+$/.exec(link)?.[0] ?? ""
-    return `${host ? `[link: ${host}]` : "[link removed]"}${tail}`
+    const shown = host && host.length > 64 ? `${host.slice(0, 63)}…` : host
+    return `${shown ? `[link: ${shown}]` : "[link removed]"}${tail}`
   })
 
 /**

@@ -138,7 +138,8 @@ describe("releasedText: instructions and links", () => {
     ["javascript:alert(1) here", "[link removed]) here"],
     ["data:text/html;base64,PHNjcmlwdD4= x", "[link removed] x"],
     ["mysql://root:pw@10.0.0.5:3306/shop", "[link: 10.0.0.5]"],
-    ["runbooks/db-pool.md#symptoms stays", "runbooks/db-pool.md#symptoms stays"]
+    ["runbooks/db-pool.md#symptoms stays", "runbooks/db-pool.md#symptoms stays"],
+    [`https://${"a".repeat(60)}.${"b".repeat(60)}.example/x`, `[link: ${"a".repeat(60)}.bb…]`]
   ])("reduces a link to its host: %s", (input, output) => {
     expect(reduceLinks(input)).toBe(output)
   })
