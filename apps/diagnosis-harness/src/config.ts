@@ -48,9 +48,17 @@ export interface AppConfig {
   readonly shutdownGraceMs: number
   /** OTLP span export (`OTEL_EXPORTER_OTLP_ENDPOINT`, ...; see `telemetry.ts`); `null`: none. */
   readonly telemetry: TelemetryConfig | null
+  /**
+   * HTTP: the largest request body accepted (`HTTP_MAX_BODY_BYTES`, default 65536). A bigger one
+   * is refused with 413 before it is read whole (declared length, or counted while streaming).
+   */
+  readonly maxBodyBytes: number
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
+
+/** Default HTTP request body limit: a question is at most 2000 characters, 64 KB is ample. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -140,6 +148,13 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
     shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     telemetry: telemetryConfigFromEnv(env),
+    maxBodyBytes: intIn(
+      "HTTP_MAX_BODY_BYTES",
+      env.HTTP_MAX_BODY_BYTES,
+      DEFAULT_MAX_BODY_BYTES,
+      256,
+      16 * 1024 * 1024
+    ),
     env
   }
 }

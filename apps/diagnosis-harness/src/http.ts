@@ -1,5 +1,6 @@
 import { ID_PATTERN, newRunId, newSessionId } from "@aiops-harness/core"
 import { type Context, Hono } from "hono"
+import { bodyLimit } from "hono/body-limit"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { readTrace } from "./diagnose.js"
@@ -34,6 +35,25 @@ const idField = (name: string, options: { readonly required: boolean }) => {
 export const QUESTION_MAX_CHARS = 2000
 export const QUESTION_TOO_LONG = `question is limited to ${QUESTION_MAX_CHARS} characters`
 
+/** At most this many offending keys are named in an error message. */
+export const MAX_KEYS_LISTED = 5
+/** Each named key is cut to this many characters. */
+export const MAX_KEY_CHARS = 40
+/** An error message is cut to this many characters. */
+export const MAX_ERROR_MESSAGE_CHARS = 400
+
+const cut = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`)
+
+/**
+ * `a, b, c and 12 more`: at most {@link MAX_KEYS_LISTED} keys, each cut to {@link MAX_KEY_CHARS}
+ * and JSON-quoted (a key may hold any character), so an error never echoes a huge body back.
+ */
+export const boundedKeyList = (keys: ReadonlyArray<string>): string => {
+  const shown = keys.slice(0, MAX_KEYS_LISTED).map((k) => JSON.stringify(cut(k, MAX_KEY_CHARS)))
+  const rest = keys.length - shown.length
+  return `${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`
+}
+
 /** `POST /api/chat` body. */
 export const ChatRequestSchema = z.strictObject(
   {
@@ -48,7 +68,7 @@ export const ChatRequestSchema = z.strictObject(
       issue.code === "invalid_type"
         ? "body must be a JSON object"
         : issue.code === "unrecognized_keys"
-          ? `unknown field(s): ${issue.keys.join(", ")}`
+          ? `unknown field(s): ${boundedKeyList(issue.keys)}`
           : undefined
   }
 )
@@ -68,6 +88,7 @@ export interface ApiError {
     | "AUDIT_UNAVAILABLE"
     | "NOT_FOUND"
     | "SHUTTING_DOWN"
+    | "PAYLOAD_TOO_LARGE"
     | "INTERNAL"
   readonly message: string
 }
@@ -119,7 +140,8 @@ const isJsonContentType = (header: string | undefined): boolean =>
   header !== undefined && header.split(";")[0]!.trim().toLowerCase() === "application/json"
 
 /** The schemas' messages already name their field: no path prefix (no "sessionId: sessionId ..."). */
-const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((i) => i.message))].join("; ")
+const issuesText = (error: z.ZodError): string =>
+  cut([...new Set(error.issues.slice(0, 20).map((i) => i.message))].join("; "), MAX_ERROR_MESSAGE_CHARS)
 
 /**
  * The HTTP API over one app runtime:
@@ -131,6 +153,23 @@ const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((
 export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: HttpAppOptions = {}): Hono => {
   const app = new Hono()
   const runs = options.runs ?? new InFlightRuns()
+
+  // Before any handler reads a body: a declared length over the limit is refused unread; a
+  // chunked body is counted while it streams and refused at the first byte over the limit.
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: config.maxBodyBytes,
+      onError: (c) => {
+        // Do not drain the rest of an oversized upload: close the connection after the answer.
+        c.header("connection", "close")
+        return c.json<ApiError>(
+          { error: "PAYLOAD_TOO_LARGE", message: `the body is limited to ${config.maxBodyBytes} bytes` },
+          413
+        )
+      }
+    })
+  )
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
   app.route("/", makeViewerRoutes(runtime))

@@ -122,7 +122,7 @@ describe("HTTP API", () => {
     ["bad sessionId", { question: "why?", sessionId: "a:b{c}" }, `sessionId ${ID_RULE}`],
     ["empty sessionId", { question: "why?", sessionId: "" }, `sessionId ${ID_RULE}`],
     ["sessionId not a string", { question: "why?", sessionId: 7 }, "sessionId must be a string"],
-    ["unknown field", { question: "why?", extra: 1 }, "unknown field(s): extra"],
+    ["unknown field", { question: "why?", extra: 1 }, 'unknown field(s): "extra"'],
     ["two problems", { question: "", sessionId: "a:b" }, `question is required; sessionId ${ID_RULE}`]
   ])("answers 400 INVALID_REQUEST for a malformed body (%s)", async (_name, body, message) => {
     const response = await chat(app, body)

@@ -60,9 +60,11 @@ describe.each(EXPECTED)("the offline model diagnoses $scenario", ({ scenario, ca
       const documents = report.claims.flatMap((c) => c.citations.filter((x) => x.kind === "document"))
       expect(documents.length).toBeGreaterThan(0)
       expect(documents[0]!.ref.split("#")[0]).toBe(runbook)
-      const runbookClaim = report.claims.find((c) => /^Runbook "/.test(c.text))
+      // Released text quotes what it copied from the evidence: `Runbook "T"` may be a marked quote.
+      const RUNBOOK_TITLE = /^(?:\[quoted evidence: ")?Runbook ["']([^"']+)["']/
+      const runbookClaim = report.claims.find((c) => RUNBOOK_TITLE.test(c.text))
       expect(runbookClaim?.citations[0]).toEqual(documents[0])
-      const title = /^Runbook "([^"]+)"/.exec(runbookClaim!.text)![1]!
+      const title = RUNBOOK_TITLE.exec(runbookClaim!.text)![1]!
       expect(report.summary).toContain(`Most likely cause: ${title}`)
       // Next steps come from the runbook (bounded), not from a fixed script.
       expect(report.next_steps?.length ?? 0).toBeGreaterThan(1)

@@ -29,7 +29,8 @@ import {
   releaseDecision,
   type SemanticGuardResult,
   type SemanticJudge,
-  semanticGuard
+  semanticGuard,
+  withScopedNegatives
 } from "@aiops-harness/guards"
 import { redactText } from "@aiops-harness/projectors"
 import { Cause, Clock, Data, Effect, Exit } from "effect"
@@ -112,7 +113,10 @@ export interface DiagnosisResult {
    * (redacted again before release: defence in depth).
    */
   readonly content: string
-  /** The draft, only when it was released (prose redacted like `content`; citations as checked). */
+  /**
+   * The released draft, only when published: negative claims in the harness's wording, copied
+   * evidence as marked quotes, links reduced (guards `releasedDraft`), then redacted like `content`.
+   */
   readonly report: DraftReport | null
   readonly summary: RecorderSummary
   /** The tool calls the run made (Control View facts). */
@@ -145,6 +149,8 @@ const safeNotify = (onProgress: DiagnosisOptions["onProgress"], event: ProgressE
 
 interface LoopState {
   checked: CheckedScope[]
+  /** Observations of the READY calls (what the model saw): released copies of them are quoted. */
+  observed: JsonObject[]
   stopReason: string | null
   evidence: EvidenceGuardResult | null
   semantic: SemanticGuardResult | null
@@ -178,7 +184,14 @@ export const runDiagnosis = (
     })
     const notify = (event: ProgressEvent) => safeNotify(options.onProgress, event)
     yield* notify({ type: "run_started", session_id: run.sessionId, run_id: run.runId })
-    const state: LoopState = { checked: [], stopReason: null, evidence: null, semantic: null, intent: null }
+    const state: LoopState = {
+      checked: [],
+      observed: [],
+      stopReason: null,
+      evidence: null,
+      semantic: null,
+      intent: null
+    }
 
     const finishOnce = (status: RunFinalStatus, release: ReleaseResult, content: string) =>
       Effect.gen(function* () {
@@ -406,6 +419,7 @@ const diagnose = (
           messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(out.observation) })
           const checked = checkedScopeOf(out.control)
           state.checked.push(checked)
+          if (checked.status === "READY") state.observed.push(out.observation)
           yield* notify({
             type: "tool_call",
             tool_call_id: checked.toolCallId,
@@ -467,6 +481,7 @@ const diagnose = (
                     role: "user",
                     content: JSON.stringify({
                       question: input.question,
+                      summary: input.draft.summary,
                       claims: input.draft.claims,
                       evidence: input.evidence
                     })
@@ -495,11 +510,21 @@ const diagnose = (
             })
             const parsed = parseJudgeAnswer(answer.message.content)
             if (!parsed) return yield* Effect.fail(new JudgeAnswerInvalid())
-            return { verdicts: parsed, usage: answer.usage, model: answer.model }
+            return {
+              verdicts: parsed.verdicts,
+              summaryVerdict: parsed.summary_verdict ?? null,
+              usage: answer.usage,
+              model: answer.model
+            }
           })
-        const semantic = yield* semanticGuard({ judge, question, draft, evidence: evidence.evidence }).pipe(
-          traceSemanticGuard
-        )
+        // The judge sees what could be released: negative claims in the harness's wording.
+        const judged = withScopedNegatives(draft, evidence)
+        const semantic = yield* semanticGuard({
+          judge,
+          question,
+          draft: judged,
+          evidence: evidence.evidence
+        }).pipe(traceSemanticGuard)
         state.semantic = semantic
         yield* run.recorder.event("SEMANTIC_GUARD_ATTEMPT", {
           attempt: 1,
@@ -512,7 +537,8 @@ const diagnose = (
           verdict: semantic.verdict,
           verdicts: semantic.verdicts
             .slice(0, 20)
-            .map((v): JsonObject => ({ claim_index: v.claim_index, verdict: v.verdict }))
+            .map((v): JsonObject => ({ claim_index: v.claim_index, verdict: v.verdict })),
+          summary_verdict: semantic.summaryVerdict ?? null
         })
         yield* notify({ type: "semantic_guard", verdict: semantic.verdict })
       }
@@ -523,7 +549,8 @@ const diagnose = (
       evidence: state.evidence,
       semantic: state.semantic,
       checked: state.checked,
-      stopReason: state.stopReason
+      stopReason: state.stopReason,
+      observed: state.observed
     })
     const releaseResult: ReleaseResult =
       release.decision === "PUBLISH_REPORT" ? "DIAGNOSIS_REPORT" : "CANNOT_CONCLUDE"
@@ -538,15 +565,20 @@ const diagnose = (
     // Defence in depth: the released text is redacted once more before it leaves the run.
     const content = redactText(release.content)
     const summary = yield* finishOnce("FINISHED", releaseResult, content)
-    const released = releaseResult === "DIAGNOSIS_REPORT" && draft ? redactDraftProse(draft) : null
+    const released =
+      releaseResult === "DIAGNOSIS_REPORT" && release.report ? redactDraftProse(release.report) : null
     return result(releaseResult, content, released, summary)
   })
 
-/** The draft's prose (summary, claim texts, next steps) redacted; citations are kept as checked. */
+/** The released draft's prose (summary, claim texts, next steps) and refs redacted. */
 const redactDraftProse = (draft: DraftReport): DraftReport => ({
   ...draft,
   summary: redactText(draft.summary),
-  claims: draft.claims.map((claim) => ({ ...claim, text: redactText(claim.text) })),
+  claims: draft.claims.map((claim) => ({
+    ...claim,
+    text: redactText(claim.text),
+    citations: claim.citations.map((c) => ({ ...c, ref: redactText(c.ref) }))
+  })),
   ...(draft.next_steps ? { next_steps: draft.next_steps.map(redactText) } : {})
 })
 
@@ -560,7 +592,7 @@ const parseJudgeAnswer = (text: string | null) => {
   if (first < 0 || last <= first) return null
   try {
     const parsed = JudgeAnswerSchema.safeParse(JSON.parse(text.slice(first, last + 1)))
-    return parsed.success ? parsed.data.verdicts : null
+    return parsed.success ? parsed.data : null
   } catch {
     return null
   }

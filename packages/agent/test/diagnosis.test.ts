@@ -265,7 +265,7 @@ describe("runDiagnosis redacts the question and the released content", () => {
           next_steps: ["rotate password=hunter2"]
         })
       ),
-      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}],"summary_verdict":"SUPPORTED"}')
     ])
     const { result, audit } = await run(
       model.layer,
@@ -367,7 +367,7 @@ describe("runDiagnosis audits failed model calls", () => {
       timeout,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
-      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}],"summary_verdict":"SUPPORTED"}')
     ])
     const progress: ProgressEvent[] = []
     const { result, audit } = await run(
@@ -510,7 +510,7 @@ describe("runDiagnosis with scripted models", () => {
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
-      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}],"summary_verdict":"SUPPORTED"}')
     ])
     const a = await run(
       first.layer,
@@ -537,7 +537,7 @@ describe("runDiagnosis with scripted models", () => {
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
-      text('{"verdicts":[{"claim_index":0,"verdict":"PARTIALLY_SUPPORTED"}]}')
+      text('{"verdicts":[{"claim_index":0,"verdict":"PARTIALLY_SUPPORTED"}],"summary_verdict":"SUPPORTED"}')
     ])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
@@ -606,7 +606,7 @@ describe("runDiagnosis with scripted models", () => {
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "a" }),
       citing("call-1"),
-      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}]}')
+      text('{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED"}],"summary_verdict":"SUPPORTED"}')
     ])
     const { result } = await run(
       model.layer,

@@ -314,7 +314,10 @@ describe("OpenAICompatibleModel", () => {
         ]
       }),
       completion({ content: JSON.stringify(draft) }, null),
-      completion({ content: '{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED","reason":"cited"}]}' })
+      completion({
+        content:
+          '{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED","reason":"cited"}],"summary_verdict":"SUPPORTED"}'
+      })
     ])
     const audit = recordingAudit()
     const result = await Effect.runPromise(

@@ -9,8 +9,9 @@ import {
   type ToolCallId
 } from "@aiops-harness/core"
 import { Effect, Option } from "effect"
+import { type CitationToolPolicy, citationKindMatchesTool } from "./citation-tools.js"
 import type { Citation, DraftReport } from "./draft.js"
-import { checkNegativeClaim } from "./negative.js"
+import { checkNegativeClaim, negativeClaimBeyondAbsence, scopedNegativeText } from "./negative.js"
 import { isBareRowIndex, refPresent } from "./refs.js"
 
 /** Why one citation (or the draft as a whole) was refused. Stable codes. */
@@ -25,6 +26,8 @@ export type CitationFailureReason =
   | "NO_EVIDENCE_FOR_POSITIVE_CLAIM"
   | "NOT_NO_EVIDENCE"
   | "UNSCOPED_NEGATIVE_CLAIM"
+  | "NEGATIVE_CLAIM_BEYOND_ABSENCE"
+  | "CITATION_KIND_MISMATCH"
   | "ROW_REF_TOO_WEAK"
   | "STORE_UNAVAILABLE"
 
@@ -41,6 +44,12 @@ export interface ClaimCheck {
   readonly negative: boolean
   readonly passed: boolean
   readonly failures: ReadonlyArray<CitationFailure>
+  /**
+   * A negative claim that passed: the harness's wording of the absence, written from the cited
+   * records' stored scopes ({@link scopedNegativeText}). It replaces the model's text wherever
+   * the claim is judged or released. `null` otherwise.
+   */
+  readonly scopedText?: string | null
 }
 
 /** A READY invocation cited by the draft, read from the canonical store (never from the model). */
@@ -70,7 +79,8 @@ type Lookup =
 const checkCitation = (
   lookup: Lookup,
   citation: Citation,
-  claim: { readonly text: string; readonly negative: boolean }
+  claim: { readonly text: string; readonly negative: boolean },
+  policy: CitationToolPolicy
 ): {
   reason: CitationFailureReason | null
   status: InvocationStatus | null
@@ -89,17 +99,27 @@ const checkCitation = (
   if (record.status === "ERROR") return { reason: "INVOCATION_ERROR", status: "ERROR", evidence: "ERROR" }
   const base = { status: record.status, evidence: record.evidenceStatus }
   const { negative } = claim
+  // A pattern only from a log call, a document only from a knowledge call, a row only from a
+  // MySQL call: the stored record's tool decides, never the draft.
+  if (!citationKindMatchesTool(citation.kind, record.toolName, policy)) {
+    return { ...base, reason: "CITATION_KIND_MISMATCH" }
+  }
   if (record.evidenceStatus === "NO_EVIDENCE" && !negative) {
     return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
   }
   if (citation.kind === "no_evidence" && !negative)
     return { ...base, reason: "NO_EVIDENCE_FOR_POSITIVE_CLAIM" }
-  if (citation.kind === "no_evidence" && record.evidenceStatus !== "NO_EVIDENCE") {
+  // A negative claim states an absence: only records that found nothing can back it.
+  if ((citation.kind === "no_evidence" || negative) && record.evidenceStatus !== "NO_EVIDENCE") {
     return { ...base, reason: "NOT_NO_EVIDENCE" }
   }
   // NO_EVIDENCE is citable only as a scoped negative observation, never "the fault does not exist".
   if (record.evidenceStatus === "NO_EVIDENCE" && !checkNegativeClaim(claim.text, record).scoped) {
     return { ...base, reason: "UNSCOPED_NEGATIVE_CLAIM" }
+  }
+  // Absence within the scope, nothing more: no cause or inference rides on a negative claim.
+  if (negative && negativeClaimBeyondAbsence(claim.text)) {
+    return { ...base, reason: "NEGATIVE_CLAIM_BEYOND_ABSENCE" }
   }
   if (citation.kind === "no_evidence") return { ...base, reason: null }
   if (citation.kind === "row" && isBareRowIndex(citation.ref)) return { ...base, reason: "ROW_REF_TOO_WEAK" }
@@ -109,23 +129,42 @@ const checkCitation = (
   }
 }
 
+/** The harness wording of a passed negative claim: one sentence per distinct cited record. */
+const scopedTextOf = (citations: ReadonlyArray<Citation>, lookups: ReadonlyMap<string, Lookup>): string => {
+  const texts: string[] = []
+  for (const c of citations) {
+    const lookup = lookups.get(c.tool_call_id)
+    if (lookup?._tag !== "Found" || lookup.record.status !== "READY") continue
+    const text = scopedNegativeText(lookup.record)
+    if (!texts.includes(text)) texts.push(text)
+  }
+  return texts.join(" ")
+}
+
 /**
  * EvidenceGuard: every claim needs at least one citation and every citation must hold.
  * For each cited `tool_call_id` it rebuilds the key from the *current* `runId` (never from
  * the draft or the model's history), reads the canonical record, requires READY and the
  * cited ref present in the stored `agentResult`. NO_EVIDENCE records support only claims
  * marked `negative` whose text names the cited call's scope without absolute wording
- * ({@link checkNegativeClaim}, else `UNSCOPED_NEGATIVE_CLAIM`). A bare row index is
+ * ({@link checkNegativeClaim}, else `UNSCOPED_NEGATIVE_CLAIM`) and says nothing beyond the
+ * absence (`NEGATIVE_CLAIM_BEYOND_ABSENCE`); a negative claim may cite only NO_EVIDENCE records
+ * (`NOT_NO_EVIDENCE`) and is released in the harness's wording (`ClaimCheck.scopedText`).
+ * `pattern`, `document` and `row` citations must cite a log, knowledge and MySQL call
+ * respectively (`CITATION_KIND_MISMATCH`, {@link CitationToolPolicy}). A bare row index is
  * `ROW_REF_TOO_WEAK`: rows are cited by `column=value` / `rows[i].column=value`. Any store
  * failure fails the whole draft closed (`STORE_UNAVAILABLE`).
  */
 export const evidenceGuard = (input: {
   readonly runId: RunId | string
   readonly draft: DraftReport
+  /** Which tools may back `document`, `pattern` and `row` citations (defaults: knowledge, logs, MySQL). */
+  readonly citationTools?: CitationToolPolicy
 }): Effect.Effect<EvidenceGuardResult, never, CanonicalInvocationStore> =>
   Effect.gen(function* () {
     const store = yield* CanonicalInvocationStore
     const { draft } = input
+    const policy = input.citationTools ?? {}
     const runId = input.runId as RunId
     const lookups = new Map<string, Lookup>()
     let storeAvailable = true
@@ -164,7 +203,7 @@ export const evidenceGuard = (input: {
       } else {
         for (const citation of claim.citations) {
           const lookup = lookups.get(citation.tool_call_id) ?? { _tag: "Missing" }
-          const { reason } = checkCitation(lookup, citation, { text: claim.text, negative })
+          const { reason } = checkCitation(lookup, citation, { text: claim.text, negative }, policy)
           if (reason !== null) {
             claimFailures.push({
               claimIndex,
@@ -186,7 +225,14 @@ export const evidenceGuard = (input: {
         }
       }
       failures.push(...claimFailures)
-      return { claimIndex, negative, passed: claimFailures.length === 0, failures: claimFailures }
+      const passed = claimFailures.length === 0
+      return {
+        claimIndex,
+        negative,
+        passed,
+        failures: claimFailures,
+        scopedText: negative && passed ? scopedTextOf(claim.citations, lookups) : null
+      }
     })
     if (draft.claims.length === 0) {
       failures.push({ claimIndex: null, toolCallId: null, kind: null, reason: "NO_CLAIMS" })

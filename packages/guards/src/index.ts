@@ -1,3 +1,4 @@
+export * from "./citation-tools.js"
 export * from "./draft.js"
 export * from "./evidence-guard.js"
 export * from "./info-gain.js"
@@ -12,4 +13,5 @@ export {
   refPresent
 } from "./refs.js"
 export * from "./release.js"
+export * from "./released-text.js"
 export * from "./semantic-guard.js"

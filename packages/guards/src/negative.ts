@@ -1,4 +1,5 @@
 import type { Json, JsonObject } from "@aiops-harness/core"
+import { cleanText, inlineText, quoteInline } from "./released-text.js"
 
 /**
  * What a scoped negative claim must name about the NO_EVIDENCE call it cites, derived from
@@ -147,10 +148,12 @@ const hasWord = (text: string, term: string): boolean => {
  * A record with none of these is never citable for a negative claim.
  */
 export const checkNegativeClaim = (
-  text: string,
+  rawText: string,
   record: { readonly request: Json; readonly agentResult: JsonObject }
 ): NegativeClaimCheck => {
   const missing: string[] = []
+  // Hidden or look-alike characters must not split a word the checks look for.
+  const text = cleanText(rawText)
   const unquoted = text.replace(/"[^"]*"|“[^”]*”|`[^`]*`|'[^']{2,}'/g, " ").toLowerCase()
   if (ABSOLUTE_NEGATIVE_WORDING.some((re) => re.test(unquoted))) missing.push("absolute wording")
   const scope = negativeScopeOf(record)
@@ -176,4 +179,74 @@ export const checkNegativeClaim = (
     missing.push("datasource or table")
   }
   return { scoped: missing.length === 0, missing }
+}
+
+/**
+ * Wording that makes a negative claim say more than "nothing matched in this scope": a cause,
+ * an inference, or a second statement. Checked on the unquoted, cleaned, lower-cased text.
+ */
+export const BEYOND_ABSENCE_WORDING: ReadonlyArray<RegExp> = [
+  // a second statement: `;`, `: `, a sentence break, a dash aside, a new line
+  /[;!?\n。！？；]|:\s|\.\s+\S|\s[-–—]{1,2}\s|\s\|\s/,
+  // cause and inference
+  /\bcaus(?:e|es|ed|ing)\b|\bbecause\b|\bdue\s+to\b|\bowing\s+to\b|\bthanks\s+to\b|\bresult(?:s|ed|ing)?\s+(?:of|from|in)\b/,
+  /\b(?:culprit|reason|responsible|blame[ds]?|explain(?:s|ed|ing)?|attribut\w*|triggered|trigger(?:s|ing)?|origin(?:ates?|ated)?|stem(?:s|med)?\s+from|led\s+to|leads?\s+to)\b/,
+  /\b(?:therefore|thus|hence|consequently|so\s+(?:the|it|this|that|we|there)|which\s+(?:means|shows|indicates|suggests|implies|confirms|proves))\b/,
+  /\b(?:indicat|suggest|impl(?:y|ies|ied)|confirm|prov(?:e|es|ed|ing)\b|demonstrat|point(?:s|ed|ing)?\s+to|mean(?:s|ing)?\s+that)/,
+  /\b(?:misconfigur\w*|broken|faulty|at\s+fault)\b/,
+  /\b(?:problem|issue|fault|failure|outage|incident|error|bug)\s+(?:is|was|lies|comes|came)\b/,
+  /,\s*(?:and|but|so|which|while|whereas|yet)\b|\b(?:but|however|although|whereas|instead|rather)\b|\band\s+(?:the|it|this|that|there|so|therefore)\b/,
+  // the same in Chinese: cause, because, due to, led to, so, therefore, but, means
+  /原因|因为|由于|导致|造成|所以|因此|但是|意味着|说明了|根因/
+]
+
+/**
+ * Whether a negative claim's text states more than an absence within its scope (a cause, an
+ * inference, a second statement). Quoted parts (the query) are ignored; the text is cleaned
+ * first (NFKC, no invisible characters), so look-alike or hidden punctuation does not help.
+ */
+export const negativeClaimBeyondAbsence = (text: string): boolean => {
+  const unquoted = cleanText(text)
+    .replace(/"[^"]*"|“[^”]*”|`[^`]*`|'[^']{2,}'/g, " ")
+    .toLowerCase()
+    .trim()
+    .replace(/\.+$/, "")
+  return BEYOND_ABSENCE_WORDING.some((re) => re.test(unquoted))
+}
+
+/**
+ * The harness's own wording of a negative claim, from the stored record of the NO_EVIDENCE call
+ * it cites (never from the model's text): tool, topic, query, service, window; for SQL the
+ * datasource and tables. Released instead of whatever the model wrote.
+ */
+export const scopedNegativeText = (record: {
+  readonly toolName: string
+  readonly request: Json
+  readonly agentResult: JsonObject
+}): string => {
+  const scope = negativeScopeOf(record)
+  const request = isObject(record.request) ? record.request : {}
+  const result = record.agentResult
+  const resultScope = isObject(result.scope) ? result.scope : {}
+  // The tool name is the stored record's (an authorized tool), never model text.
+  const tool = cleanText(record.toolName).slice(0, 64)
+  const window = scope.window ? ` between ${scope.window.start} and ${scope.window.end}` : ""
+  const service = scope.service ? ` for service ${quoteInline(scope.service, 64)}` : ""
+  if (scope.sqlTargets.length > 0) {
+    const [datasource, ...tables] =
+      (str(result.datasource) ?? str(request.datasource)) ? scope.sqlTargets : ["", ...scope.sqlTargets]
+    const on = datasource ? ` on ${quoteInline(datasource, 64)}` : ""
+    const from =
+      tables.length > 0
+        ? ` (tables ${[...new Set(tables)]
+            .slice(0, 5)
+            .map((t) => quoteInline(t, 64))
+            .join(", ")})`
+        : ""
+    return `The read-only query${on}${from} returned no rows (${tool}).`
+  }
+  const query = str(resultScope.query) ?? str(result.query) ?? str(request.query)
+  const matched = query ? ` matched query ${quoteInline(query, 80)}` : " matched"
+  const what = scope.topic ? `${inlineText(scope.topic, 64)} logs` : "results"
+  return `No ${what}${matched}${service}${window} (${tool}).`
 }

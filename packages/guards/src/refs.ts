@@ -8,15 +8,10 @@ const normalize = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCa
 const isObject = (v: Json | undefined): v is JsonObject =>
   v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v)
 
-const hasKeyValue = (value: Json | undefined, key: string, ref: string): boolean => {
-  if (value === null || value === undefined || typeof value !== "object") return false
-  if (Array.isArray(value)) return value.some((v) => hasKeyValue(v, key, ref))
-  const obj = value as JsonObject
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === key && typeof v === "string" && v === ref) return true
-    if (hasKeyValue(v, key, ref)) return true
-  }
-  return false
+/** Whether `agentResult[list][i][key] === ref` for some item (one place only, never nested). */
+const listHasId = (agentResult: JsonObject, list: string, key: string, ref: string): boolean => {
+  const items = agentResult[list]
+  return Array.isArray(items) && items.some((item) => isObject(item) && item[key] === ref)
 }
 
 /**
@@ -104,8 +99,9 @@ const rowMatches = (agentResult: JsonObject, ref: RowRef): boolean => {
 
 /**
  * Whether a cited ref is present in a stored agent result (the projection):
- * - `document`: a `document_id` equal to `ref`;
- * - `pattern`: a `pattern_id` equal to `ref`;
+ * - `document`: an `evidence[i].document_id` equal to `ref` (knowledge results only);
+ * - `pattern`: a `patterns[i].pattern_id` equal to `ref` (log results only); a row cell or
+ *   any other nested field named like an id never counts;
  * - `excerpt`: `ref` (at least {@link MIN_EXCERPT_CHARS} characters, whitespace and case
  *   normalized) occurs inside one evidence text field ({@link evidenceTexts});
  * - `row`: `column=value` matching a cell of some row, or `rows[i].column=value` matching a
@@ -114,9 +110,9 @@ const rowMatches = (agentResult: JsonObject, ref: RowRef): boolean => {
 export const refPresent = (agentResult: JsonObject, kind: string, ref: string): boolean => {
   switch (kind) {
     case "document":
-      return ref !== "" && hasKeyValue(agentResult, "document_id", ref)
+      return ref !== "" && listHasId(agentResult, "evidence", "document_id", ref)
     case "pattern":
-      return ref !== "" && hasKeyValue(agentResult, "pattern_id", ref)
+      return ref !== "" && listHasId(agentResult, "patterns", "pattern_id", ref)
     case "excerpt": {
       const needle = normalize(ref)
       if (needle.length < MIN_EXCERPT_CHARS) return false

@@ -1,12 +1,23 @@
-import type {
-  ControlView,
-  EvidenceStatus,
-  InvocationStatus,
-  JsonObject,
-  ToolErrorCode
+import {
+  type ControlView,
+  type EvidenceStatus,
+  type InvocationStatus,
+  isValidId,
+  type JsonObject,
+  type ToolErrorCode
 } from "@aiops-harness/core"
-import type { DraftReport } from "./draft.js"
+import type { Citation, DraftReport } from "./draft.js"
 import type { EvidenceGuardResult } from "./evidence-guard.js"
+import {
+  EVIDENCE_QUOTE_MARKER,
+  type EvidenceIndex,
+  evidenceIndex,
+  inlineText,
+  looksLikeInstruction,
+  quoteInline,
+  type ReleasedTextLimits,
+  releasedText
+} from "./released-text.js"
 import type { SemanticGuardResult } from "./semantic-guard.js"
 
 /** One tool call the run made, as the harness saw it (Control View facts, no raw data). */
@@ -86,6 +97,11 @@ export interface ReleaseDecisionResult {
   readonly decision: ReleaseDecisionKind
   /** The released text: the report, or a bounded answer saying what was checked and what is missing. */
   readonly content: string
+  /**
+   * The released draft when published ({@link releasedDraft}: negative claims in the harness's
+   * wording, prose with marked evidence quotes and reduced links); `null` otherwise.
+   */
+  readonly report: DraftReport | null
   /** Why the report was not published (empty when published). */
   readonly missing: ReadonlyArray<string>
 }
@@ -102,6 +118,69 @@ export const defaultReleaseLimits: ReleaseLimits = {
   maxMissingListed: 8
 }
 
+/**
+ * The draft with every negative claim's text replaced by the harness's wording of its scope
+ * (`ClaimCheck.scopedText`, else a generic sentence naming the cited tools): the model's text of
+ * a negative claim is never judged or released. Positive claims are unchanged.
+ */
+export const withScopedNegatives = (
+  draft: DraftReport,
+  evidence: EvidenceGuardResult | null
+): DraftReport => {
+  if (!draft.claims.some((c) => c.negative === true)) return draft
+  const tools = new Map((evidence?.evidence ?? []).map((e) => [e.toolCallId, e.toolName]))
+  return {
+    ...draft,
+    claims: draft.claims.map((claim, i) => {
+      if (claim.negative !== true) return claim
+      const scoped = evidence?.claims.find((c) => c.claimIndex === i)?.scopedText
+      if (scoped) return { ...claim, text: scoped }
+      const cited = [...new Set(claim.citations.map((c) => tools.get(c.tool_call_id) ?? "a tool"))]
+      return {
+        ...claim,
+        text: `No evidence was found by ${cited.map((t) => quoteInline(t, 64)).join(", ")}.`
+      }
+    })
+  }
+}
+
+/**
+ * A citation's ref as released: one line, bounded, links reduced; evidence text (`excerpt`,
+ * `row`) as a marked quote in the content (`marked`), quoted in the report object.
+ */
+const releasedRef = (c: Citation, max: number, marked = false): string => {
+  const body = inlineText(c.ref, max)
+  // ids (document, pattern) are data too: a document named like an instruction stays labelled
+  if (c.kind !== "excerpt" && c.kind !== "row")
+    return looksLikeInstruction(c.ref) ? quoteInline(c.ref, max) : body
+  return marked ? `[${EVIDENCE_QUOTE_MARKER}: "${body}"]` : `"${body}"`
+}
+
+/**
+ * The draft as it may be released: negative claims in the harness's wording
+ * ({@link withScopedNegatives}); summary, claim texts and next steps through
+ * {@link releasedText} (copied evidence as marked, bounded quotes, instruction-like sentences
+ * quoted, links reduced to their host); refs bounded to 200 characters.
+ */
+export const releasedDraft = (
+  draft: DraftReport,
+  evidence: EvidenceGuardResult | null,
+  index: EvidenceIndex,
+  limits: Partial<ReleasedTextLimits> = {}
+): DraftReport => {
+  const scoped = withScopedNegatives(draft, evidence)
+  const text = (s: string) => releasedText(s, index, limits)
+  return {
+    summary: text(scoped.summary),
+    claims: scoped.claims.map((claim) => ({
+      ...claim,
+      text: text(claim.text),
+      citations: claim.citations.map((c) => ({ ...c, ref: c.ref ? releasedRef(c, 200) : c.ref }))
+    })),
+    ...(scoped.next_steps ? { next_steps: scoped.next_steps.map(text) } : {})
+  }
+}
+
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1))}…`)
 
 const scopeText = (scope: JsonObject | null): string => {
@@ -112,13 +191,18 @@ const scopeText = (scope: JsonObject | null): string => {
       : null
   const parts = Object.entries(scope)
     .filter(([k, v]) => k !== "start_time" && k !== "end_time" && v !== null && v !== undefined)
-    .map(([k, v]) => `${k}=${clip(typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v), 100)}`)
+    // Scope values may be model text (a query): bounded quotes, links reduced.
+    .map(([k, v]) => `${k}=${typeof v === "string" ? quoteInline(v, 100) : clip(JSON.stringify(v), 100)}`)
   if (window) parts.push(window)
   return clip(parts.join(", "), 300)
 }
 
+/** A refused call keeps the model's tool name: bounded, and labelled when it reads like an instruction. */
+const toolText = (tool: string): string =>
+  looksLikeInstruction(tool) ? quoteInline(tool, 64) : inlineText(tool, 64)
+
 const checkedLine = (c: CheckedScope): string =>
-  `- ${c.tool} ${scopeText(c.scope)} -> ${c.errorCode ? `ERROR ${c.errorCode}` : c.evidenceStatus}`
+  `- ${toolText(c.tool)} ${scopeText(c.scope)} -> ${c.errorCode ? `ERROR ${c.errorCode}` : c.evidenceStatus}`
 
 /**
  * ReleaseDecision: publish only when there is a draft, both guards passed and at least one
@@ -146,16 +230,30 @@ export const releaseDecision = (input: {
    * Default: whether any system tool was called.
    */
   readonly systemToolsOffered?: boolean
+  /**
+   * The agent results of every READY call of the run (what the model saw): released prose copied
+   * from them is marked as quoted evidence. Default: the cited records' results.
+   */
+  readonly observed?: ReadonlyArray<JsonObject>
+  readonly textLimits?: Partial<ReleasedTextLimits>
 }): ReleaseDecisionResult => {
   const limits = { ...defaultReleaseLimits, ...input.limits }
   const { draft, evidence, semantic } = input
+  const index = evidenceIndex(
+    input.observed ?? evidence?.evidence.map((e) => e.agentResult) ?? [],
+    input.textLimits?.minQuoteMatchChars
+  )
+  const text = (s: string) => releasedText(s, index, input.textLimits)
   const missing: string[] = []
   /** Positive claims backed by knowledge only (runbooks suggest ..., nothing observed confirmed it). */
   let unconfirmed: string[] = []
   if (!draft) missing.push("a draft report in the expected format")
   else {
     if (!draft.claims.some((c) => c.negative !== true)) {
-      missing.push("positive evidence for a cause: no claim is backed by evidence found")
+      // Negative claims only say what a search did not find: no cause rests on them alone.
+      missing.push(
+        "positive evidence for a cause: no claim is backed by evidence found (negative claims only state what a search did not find)"
+      )
     }
     if (!evidence) missing.push("an evidence check of the citations")
     else if (!evidence.passed) {
@@ -163,9 +261,9 @@ export const releaseDecision = (input: {
         missing.push("proof of the cited evidence: the evidence store is unavailable")
       for (const f of evidence.failures) {
         if (f.reason === "NO_CLAIMS" || f.reason === "STORE_UNAVAILABLE") continue
-        missing.push(
-          `claim ${(f.claimIndex ?? 0) + 1}: ${f.reason}${f.toolCallId ? ` (${clip(f.toolCallId, 64)})` : ""}`
-        )
+        // The id is model text: named only when it is a well-formed id.
+        const id = f.toolCallId && isValidId(f.toolCallId) ? ` (${f.toolCallId})` : ""
+        missing.push(`claim ${(f.claimIndex ?? 0) + 1}: ${f.reason}${id}`)
       }
     }
     const systemObservable =
@@ -186,25 +284,35 @@ export const releaseDecision = (input: {
         for (const v of semantic.verdicts) {
           if (v.verdict !== "SUPPORTED") missing.push(`claim ${v.claim_index + 1}: judged ${v.verdict}`)
         }
+        if (semantic.summaryVerdict && semantic.summaryVerdict !== "SUPPORTED") {
+          missing.push(`the summary: judged ${semantic.summaryVerdict}`)
+        }
       }
     }
   }
 
   if (missing.length === 0 && draft && evidence?.passed && semantic?.passed) {
+    const report = releasedDraft(draft, evidence, index, input.textLimits)
     const lines: string[] = []
-    if (draft.summary.trim()) lines.push(draft.summary.trim(), "")
+    if (report.summary.trim()) lines.push(report.summary.trim(), "")
     lines.push("Findings:")
-    draft.claims.forEach((claim, i) => {
-      const refs = claim.citations.map(
-        (c) => `${c.tool_call_id}:${c.kind}${c.ref ? `:${clip(c.ref, 60)}` : ""}`
+    report.claims.forEach((claim, i) => {
+      const cited = draft.claims[i]?.citations ?? []
+      const refs = cited.map(
+        (c) => `${c.tool_call_id}:${c.kind}${c.ref ? `:${releasedRef(c, 60, true)}` : ""}`
       )
       lines.push(`${i + 1}. ${claim.text} [${refs.join("; ")}]`)
     })
-    if (draft.next_steps?.length) {
+    if (report.next_steps?.length) {
       lines.push("", "Next steps:")
-      for (const s of draft.next_steps) lines.push(`- ${s}`)
+      for (const s of report.next_steps) lines.push(`- ${s}`)
     }
-    return { decision: "PUBLISH_REPORT", content: clip(lines.join("\n"), limits.maxChars), missing: [] }
+    return {
+      decision: "PUBLISH_REPORT",
+      content: clip(lines.join("\n"), limits.maxChars),
+      report,
+      missing: []
+    }
   }
 
   const lines: string[] = [
@@ -215,7 +323,7 @@ export const releaseDecision = (input: {
   if (input.stopReason) lines.push(`The investigation stopped early (${input.stopReason}).`)
   if (unconfirmed.length > 0) {
     lines.push("", "Runbooks suggest (not confirmed by any system observation):")
-    for (const text of unconfirmed.slice(0, 3)) lines.push(`- ${clip(text, 300)}`)
+    for (const claim of unconfirmed.slice(0, 3)) lines.push(`- ${clip(text(claim), 300)}`)
     if (unconfirmed.length > 3) lines.push(`- … and ${unconfirmed.length - 3} more`)
     const system = input.checked.filter((c) => isSystemObservationTool(c.tool, input.classification))
     const found = system.filter((c) => c.status === "READY" && c.evidenceStatus === "EVIDENCE_FOUND").length
@@ -235,5 +343,10 @@ export const releaseDecision = (input: {
   for (const m of missing.slice(0, limits.maxMissingListed)) lines.push(`- ${m}`)
   if (missing.length > limits.maxMissingListed)
     lines.push(`- … and ${missing.length - limits.maxMissingListed} more`)
-  return { decision: "CANNOT_CONCLUDE", content: clip(lines.join("\n"), limits.maxChars), missing }
+  return {
+    decision: "CANNOT_CONCLUDE",
+    content: clip(lines.join("\n"), limits.maxChars),
+    report: null,
+    missing
+  }
 }

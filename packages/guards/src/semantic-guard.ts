@@ -23,7 +23,9 @@ export const JudgeAnswerSchema = z.object({
         reason: z.string().max(1000).optional()
       })
     )
-    .max(50)
+    .max(50),
+  /** The verdict on the summary (the stated cause), judged against the claims' evidence. */
+  summary_verdict: z.enum(SEMANTIC_VERDICTS).optional()
 })
 
 /** What the judge sees: the question, the claims with citations, the cited stored projections. */
@@ -40,6 +42,8 @@ export interface SemanticJudgeInput {
 
 export interface SemanticJudgeOutput {
   readonly verdicts: ReadonlyArray<ClaimVerdict>
+  /** The summary's verdict; absent for a non-blank summary counts as `UNSUPPORTED`. */
+  readonly summaryVerdict?: SemanticVerdict | null
   readonly usage: TokenUsage | null
   readonly model: string
 }
@@ -55,6 +59,11 @@ export interface SemanticGuardResult {
   readonly verdict: SemanticVerdict | "JUDGE_FAILED"
   /** One verdict per claim; a claim the judge skipped is `UNSUPPORTED`. */
   readonly verdicts: ReadonlyArray<ClaimVerdict>
+  /**
+   * The summary's verdict (the summary states the cause: it is judged too, so a cause cannot
+   * hide there); `null` for a blank summary; a summary the judge skipped is `UNSUPPORTED`.
+   */
+  readonly summaryVerdict?: SemanticVerdict | null
   readonly usage: TokenUsage | null
   readonly model: string | null
   /** The judge failure's tag (`ModelError`, ...), never its message. */
@@ -73,8 +82,9 @@ export const judgeEvidence = (evidence: ReadonlyArray<CitedEvidence>): SemanticJ
   }))
 
 /**
- * SemanticGuard: one judge call, a verdict per claim. Passes only when every claim is
- * `SUPPORTED`. A failing judge (error or defect) fails closed with `JUDGE_FAILED`.
+ * SemanticGuard: one judge call, a verdict per claim and one on the summary. Passes only when
+ * every claim and the (non-blank) summary are `SUPPORTED`. A failing judge (error or defect)
+ * fails closed with `JUDGE_FAILED`.
  */
 export const semanticGuard = <E, R>(input: {
   readonly judge: SemanticJudge<E, R>
@@ -86,23 +96,27 @@ export const semanticGuard = <E, R>(input: {
     input.judge({ question: input.question, draft: input.draft, evidence: judgeEvidence(input.evidence) })
   ).pipe(
     Effect.map((out): SemanticGuardResult => {
+      const summaryVerdict: SemanticVerdict | null =
+        input.draft.summary.trim() === "" ? null : (out.summaryVerdict ?? "UNSUPPORTED")
       const verdicts: ClaimVerdict[] = input.draft.claims.map((_, claim_index) => {
         const given = out.verdicts.find((v) => v.claim_index === claim_index)
         return given
           ? { ...given, claim_index }
           : { claim_index, verdict: "UNSUPPORTED", reason: "no verdict" }
       })
+      const all =
+        summaryVerdict === null
+          ? verdicts.map((v) => v.verdict)
+          : [...verdicts.map((v) => v.verdict), summaryVerdict]
       const verdict: SemanticVerdict =
         verdicts.length === 0
           ? "UNSUPPORTED"
-          : verdicts.reduce<SemanticVerdict>(
-              (worst, v) => (rank[v.verdict] < rank[worst] ? v.verdict : worst),
-              "SUPPORTED"
-            )
+          : all.reduce<SemanticVerdict>((worst, v) => (rank[v] < rank[worst] ? v : worst), "SUPPORTED")
       return {
         passed: verdicts.length > 0 && verdict === "SUPPORTED",
         verdict,
         verdicts,
+        summaryVerdict,
         usage: out.usage,
         model: out.model,
         errorTag: null
@@ -120,6 +134,7 @@ export const semanticGuard = <E, R>(input: {
           verdict: "UNSUPPORTED",
           reason: "judge failed"
         })),
+        summaryVerdict: input.draft.summary.trim() === "" ? null : "UNSUPPORTED",
         usage: null,
         model: null,
         errorTag

@@ -338,13 +338,20 @@ describe("semanticGuard", () => {
               { claim_index: 0, verdict: "SUPPORTED" },
               { claim_index: 1, verdict: "SUPPORTED" }
             ],
+            summaryVerdict: "SUPPORTED",
             usage,
             model: "judge-1"
           })
         }
       })
     )
-    expect(r).toMatchObject({ passed: true, verdict: "SUPPORTED", usage, model: "judge-1" })
+    expect(r).toMatchObject({
+      passed: true,
+      verdict: "SUPPORTED",
+      summaryVerdict: "SUPPORTED",
+      usage,
+      model: "judge-1"
+    })
     expect(seen).toEqual([
       {
         tool_call_id: "c1",
@@ -367,6 +374,7 @@ describe("semanticGuard", () => {
               { claim_index: 0, verdict: "SUPPORTED" as const },
               { claim_index: 1, verdict: "PARTIALLY_SUPPORTED" as const }
             ],
+            summaryVerdict: "SUPPORTED" as const,
             usage: null,
             model: "m"
           })
@@ -384,6 +392,35 @@ describe("semanticGuard", () => {
     )
     expect(skipped.verdict).toBe("UNSUPPORTED")
     expect(skipped.verdicts[1]?.verdict).toBe("UNSUPPORTED")
+  })
+
+  it("judges the summary too: a summary the judge skipped or did not support fails the guard", async () => {
+    const judge = (summaryVerdict?: "SUPPORTED" | "UNSUPPORTED") => () =>
+      Effect.succeed({
+        verdicts: [
+          { claim_index: 0, verdict: "SUPPORTED" as const },
+          { claim_index: 1, verdict: "SUPPORTED" as const }
+        ],
+        ...(summaryVerdict ? { summaryVerdict } : {}),
+        usage: null,
+        model: "m"
+      })
+    const skipped = await Effect.runPromise(
+      semanticGuard({ question: "q", draft, evidence: [], judge: judge() })
+    )
+    expect(skipped).toMatchObject({ passed: false, verdict: "UNSUPPORTED", summaryVerdict: "UNSUPPORTED" })
+    const refused = await Effect.runPromise(
+      semanticGuard({ question: "q", draft, evidence: [], judge: judge("UNSUPPORTED") })
+    )
+    expect(refused.passed).toBe(false)
+    // a blank summary needs no verdict
+    const blank = await Effect.runPromise(
+      semanticGuard({ question: "q", draft: { ...draft, summary: " " }, evidence: [], judge: judge() })
+    )
+    expect(blank).toMatchObject({ passed: true, summaryVerdict: null })
+    const r = releaseDecision({ draft, evidence: evidencePassed, semantic: refused, checked })
+    expect(r.decision).toBe("CANNOT_CONCLUDE")
+    expect(r.missing).toContain("the summary: judged UNSUPPORTED")
   })
 
   it("fails closed when the judge fails or dies", async () => {

@@ -11,7 +11,8 @@ const quotedFragments = (text: string): string[] =>
  * The deterministic semantic judge: a claim is SUPPORTED only when it cites something, every
  * cited ref is present in the evidence it was given (NO_EVIDENCE only for negative claims),
  * and every quotation of a positive claim occurs verbatim in its cited evidence; a claim whose
- * refs hold but whose quotation does not is PARTIALLY_SUPPORTED.
+ * refs hold but whose quotation does not is PARTIALLY_SUPPORTED. The summary is SUPPORTED when
+ * every claim is, a positive claim exists, and its quotations occur in the evidence given (as text, or as a document id).
  */
 export const judge = (messages: ReadonlyArray<ChatMessage>): string => {
   const last = [...messages].reverse().find((m) => m.role === "user")
@@ -58,5 +59,17 @@ export const judge = (messages: ReadonlyArray<ChatMessage>): string => {
           reason: "the cited refs exist, but a quotation is not in the cited evidence"
         }
   })
-  return JSON.stringify({ verdicts })
+  // The summary states the cause: SUPPORTED only when every claim is, some positive claim
+  // carries it (negative claims never do), and its quotations occur in the evidence given (as text, or as a document id).
+  const summary = input ? (str(input.summary) ?? "") : ""
+  const everything = [...evidence.values()].flatMap((e) => (isObject(e.observation) ? [e.observation] : []))
+  const summary_verdict =
+    !verdicts.every((v) => v.verdict === "SUPPORTED") || !claims.some((c) => c.negative !== true)
+      ? "UNSUPPORTED"
+      : quotedFragments(summary).every((q) =>
+            everything.some((o) => refPresent(o, "excerpt", q) || refPresent(o, "document", q))
+          )
+        ? "SUPPORTED"
+        : "PARTIALLY_SUPPORTED"
+  return JSON.stringify({ verdicts, summary_verdict })
 }
