@@ -4,6 +4,45 @@ import { isSystemSchema, type MysqlAllowlist, type MysqlAllowlistTable } from ".
 import { MysqlQueryRejected, type MysqlRejectionReason } from "./errors.js"
 import { SAFE_AGGREGATE_FUNCTIONS, SAFE_SCALAR_FUNCTIONS } from "./functions.js"
 import { scanSql } from "./lexer.js"
+import {
+  checkRegexPattern,
+  DATE_LITERAL,
+  hasUnsafeCharacter,
+  isSafeText,
+  likeWildcards,
+  MAX_LIKE_WILDCARDS,
+  MAX_LITERAL_CHARS,
+  NUMBER_TEXT,
+  PUNCTUATION_SEPARATOR,
+  SPECIFIER_ONLY_FORMAT
+} from "./literals.js"
+import {
+  CHOICE_FUNCTIONS,
+  choiceInfo,
+  EXPANSION_FACTOR,
+  type ExprInfo,
+  literalInfo,
+  MAX_EXPRESSION_AMPLIFICATION,
+  MAX_EXPRESSION_CHARS,
+  type MysqlColumnOrigin,
+  NEUTRAL,
+  OUTPUT_ARGUMENTS,
+  originOf,
+  PREDICATE_OPERATORS,
+  SCALAR_RESULT_FUNCTIONS,
+  scalarInfo,
+  scale,
+  sumInfo,
+  TABLE_COLUMN
+} from "./provenance.js"
+
+/** One result column of a plan, in select-list order (stars expanded). */
+export interface MysqlPlanOutputColumn {
+  /** Output name when the statement gives one (alias or column name). */
+  readonly name: string | null
+  /** Whether the cells come from table data (`table`), combine it with literals, or are literals. */
+  readonly origin: MysqlColumnOrigin
+}
 
 /** A validated, normalized single SELECT. Only objects returned by {@link validateMysqlQuery} execute. */
 export interface MysqlQueryPlan {
@@ -22,6 +61,10 @@ export interface MysqlQueryPlan {
   readonly rowLimit: number
   /** True when the validator added or lowered the LIMIT (a full page may mean more rows exist). */
   readonly limitEnforced: boolean
+  /** Result columns in order, with their provenance (only `table` cells are evidence). */
+  readonly outputColumns: ReadonlyArray<MysqlPlanOutputColumn>
+  /** Functions the statement calls (upper case, in order of appearance). */
+  readonly functions: ReadonlyArray<string>
 }
 
 export interface MysqlQueryRequest {
@@ -153,10 +196,24 @@ interface BaseSource {
   readonly qualifier: { readonly db: string | null; readonly table: string }
   readonly dbKey: string | null
 }
+/** A validated output column: its name and what the validator knows about its values. */
+interface OutCol {
+  readonly name: string | null
+  readonly info: ExprInfo
+}
+
+/** The output of a validated SELECT / set operation. */
+interface SetOutput {
+  readonly columns: ReadonlyArray<OutCol>
+  /** Some row source is an allowlisted table (so COUNT(*) and ROW_NUMBER() count table rows). */
+  readonly fromTable: boolean
+}
+
 interface DerivedSource {
   readonly kind: "derived"
   readonly key: string
-  readonly columns: ReadonlyArray<string | null>
+  readonly columns: ReadonlyArray<OutCol>
+  readonly fromTable: boolean
   readonly qualifier: { readonly db: null; readonly table: string }
 }
 type Source = BaseSource | DerivedSource
@@ -167,12 +224,20 @@ interface Scope {
 }
 
 /** Lower-cased CTE name -> exact name and output columns. */
-type CteEnv = ReadonlyMap<string, { readonly name: string; readonly columns: ReadonlyArray<string | null> }>
+type CteEnv = ReadonlyMap<
+  string,
+  { readonly name: string; readonly columns: ReadonlyArray<OutCol>; readonly fromTable: boolean }
+>
 
 interface Ctx {
   readonly datasource: MysqlAllowlist["datasources"][string]
   readonly tables: Map<string, { schema: string; table: string }>
   readonly columns: Map<string, { schema: string; table: string; column: string }>
+  /** Provenance and size of every validated expression node. */
+  readonly info: WeakMap<object, ExprInfo>
+  readonly functions: Array<string>
+  /** `type:value` of every literal, in order (compared by the round-trip check). */
+  readonly literals: Array<string>
   depth: number
 }
 
@@ -204,9 +269,19 @@ const MAX_DEPTH = 64
 const sourceHasColumn = (s: Source, column: string): string | undefined => {
   const l = lower(column)
   if (s.kind === "table") return s.def.columns.find((c) => lower(c) === l)
-  const found = s.columns.find((c) => c !== null && lower(c) === l)
-  return found ?? undefined
+  const found = s.columns.find((c) => c.name !== null && lower(c.name) === l)
+  return found?.name ?? undefined
 }
+
+/** What a column reference to `column` of `s` carries (a derived column keeps its expression's info). */
+const sourceColumnInfo = (s: Source, column: string): ExprInfo => {
+  if (s.kind === "table") return TABLE_COLUMN
+  const l = lower(column)
+  return s.columns.find((c) => c.name !== null && lower(c.name) === l)?.info ?? NEUTRAL
+}
+
+const scopeFromTable = (scope: Scope): boolean =>
+  scope.sources.some((s) => s.kind === "table" || s.fromTable)
 
 const recordColumn = (ctx: Ctx, s: BaseSource, column: string) => {
   ctx.columns.set(`${s.schema}\u0000${s.table}\u0000${column}`, { schema: s.schema, table: s.table, column })
@@ -249,45 +324,58 @@ const processWith = (node: Node, ctx: Ctx, outer: Scope | undefined, ctes: CteEn
     if (!name) reject("UNSUPPORTED_SYNTAX", "unsupported CTE name")
     const body = cte.stmt?.ast
     if (!body) reject("UNSUPPORTED_SYNTAX", "unsupported CTE body")
-    let cols = validateSetExpr(body, ctx, outer, env)
+    const out = validateSetExpr(body, ctx, outer, env)
+    let cols = out.columns
     if (Array.isArray(cte.columns) && cte.columns.length > 0) {
       const names = cte.columns.map((c: Node) => identValue(c?.column) ?? identValue(c))
       if (names.some((n: unknown) => typeof n !== "string"))
         reject("UNSUPPORTED_SYNTAX", "unsupported CTE column list")
-      cols = names as Array<string>
+      cols = (names as Array<string>).map((name, i) => ({ name, info: cols[i]?.info ?? NEUTRAL }))
     }
-    env.set(lower(name!), { name: name!, columns: cols })
+    env.set(lower(name!), { name: name!, columns: cols, fromTable: out.fromTable })
   }
   return env
 }
 
 /** Validates a SELECT possibly followed by set operations. Returns its output column names. */
-const validateSetExpr = (
-  head: Node,
-  ctx: Ctx,
-  outer: Scope | undefined,
-  ctes: CteEnv
-): ReadonlyArray<string | null> => {
+const validateSetExpr = (head: Node, ctx: Ctx, outer: Scope | undefined, ctes: CteEnv): SetOutput => {
   if (++ctx.depth > MAX_DEPTH) reject("UNSUPPORTED_SYNTAX", "query nesting is too deep")
   if (head?.type !== "select") reject("NOT_SELECT", "only SELECT statements are allowed")
   const env = processWith(head, ctx, outer, ctes)
-  let first: ReadonlyArray<string | null> | undefined
+  const branches: Array<SetOutput> = []
   let node: Node = head
   while (node) {
     if (node.type !== "select") reject("NOT_SELECT", "only SELECT statements are allowed")
     if (node !== head && Array.isArray(node.with) && node.with.length > 0) {
       reject("UNSUPPORTED_SYNTAX", "WITH inside a set operation branch")
     }
-    const cols = validateSingleSelect(node, ctx, outer, env)
-    first ??= cols
+    branches.push(validateSingleSelect(node, ctx, outer, env))
     if (node._next && typeof node.set_op !== "string")
       reject("UNSUPPORTED_SYNTAX", "unsupported set operation")
     node = node._next
   }
+  // A set operation's column holds rows of every branch: table data only if every branch's is.
+  const first = branches[0]!
+  const result: SetOutput = {
+    fromTable: branches.some((b) => b.fromTable),
+    columns: first.columns.map((c, i) => {
+      const infos = branches.map((b) => b.columns[i]?.info ?? NEUTRAL)
+      const merged = choiceInfo(infos)
+      return { name: c.name, info: { ...merged, table: infos.every((x) => x.table) } }
+    })
+  }
   // ORDER BY / LIMIT applying to a parenthesized set operation: output names only.
   if (Array.isArray(head._orderby)) {
     const outScope: Scope = {
-      sources: [{ kind: "derived", key: "", columns: first!, qualifier: { db: null, table: "" } }],
+      sources: [
+        {
+          kind: "derived",
+          key: "",
+          columns: result.columns,
+          fromTable: result.fromTable,
+          qualifier: { db: null, table: "" }
+        }
+      ],
       parent: undefined
     }
     for (const o of head._orderby) {
@@ -296,7 +384,7 @@ const validateSetExpr = (
   }
   if (head._limit) limitValues(head._limit)
   ctx.depth--
-  return first!
+  return result
 }
 
 const selectOutputName = (col: Node): string | null => {
@@ -307,12 +395,7 @@ const selectOutputName = (col: Node): string | null => {
   return null
 }
 
-const validateSingleSelect = (
-  node: Node,
-  ctx: Ctx,
-  outer: Scope | undefined,
-  ctes: CteEnv
-): ReadonlyArray<string | null> => {
+const validateSingleSelect = (node: Node, ctx: Ctx, outer: Scope | undefined, ctes: CteEnv): SetOutput => {
   for (const [k, v] of Object.entries(node)) {
     if (!SELECT_KEYS.has(k) && v !== null && v !== undefined)
       reject("UNSUPPORTED_SYNTAX", "unsupported SELECT clause")
@@ -364,14 +447,14 @@ const validateSingleSelect = (
   if (!Array.isArray(node.columns) || node.columns.length === 0)
     reject("UNSUPPORTED_SYNTAX", "empty select list")
   const newColumns: Array<Node> = []
-  const outputs: Array<string | null> = []
+  const outputs: Array<OutCol> = []
   const aliases = new Map<string, SelectAlias>()
   for (const col of node.columns) {
     const e = col?.expr
     if (e?.type === "column_ref" && identValue(e.column) === "*") {
       for (const expanded of expandStar(e, scope, ctx)) {
-        newColumns.push(expanded)
-        outputs.push(identValue(expanded.expr.column)!)
+        newColumns.push(expanded.node)
+        outputs.push({ name: identValue(expanded.node.expr.column)!, info: expanded.info })
       }
       continue
     }
@@ -379,7 +462,7 @@ const validateSingleSelect = (
     col.expr = walkExpr(e, env("select"))
     newColumns.push(col)
     const name = selectOutputName(col)
-    outputs.push(name)
+    outputs.push({ name, info: infoOf(ctx, col.expr) })
     const as = identValue(col.as)
     // MySQL/MariaDB bind a duplicated alias to its first occurrence.
     if (as !== undefined && !aliases.has(lower(as))) aliases.set(lower(as), { name: as, expr: col.expr })
@@ -417,7 +500,7 @@ const validateSingleSelect = (
     }
   }
   if (node.limit) limitValues(node.limit)
-  return outputs
+  return { columns: outputs, fromTable: scopeFromTable(scope) }
 }
 
 /** The name when `n` is an unqualified column reference and nothing else (no COLLATE, no options). */
@@ -455,11 +538,12 @@ const addFromItem = (item: Node, scope: Scope, ctx: Ctx, outer: Scope | undefine
     if (item.prefix) reject("UNSUPPORTED_SYNTAX", "LATERAL derived tables are not allowed")
     if (!item.expr.ast) reject("UNSUPPORTED_SYNTAX", "unsupported derived table")
     if (!alias) reject("UNSUPPORTED_SYNTAX", "derived tables need an alias")
-    const cols = validateSetExpr(item.expr.ast, ctx, outer, ctes)
+    const out = validateSetExpr(item.expr.ast, ctx, outer, ctes)
     pushSource(scope, {
       kind: "derived",
       key: lower(alias!),
-      columns: cols,
+      columns: out.columns,
+      fromTable: out.fromTable,
       qualifier: { db: null, table: alias! }
     })
     return
@@ -478,6 +562,7 @@ const addFromItem = (item: Node, scope: Scope, ctx: Ctx, outer: Scope | undefine
         kind: "derived",
         key: lower(name),
         columns: cte.columns,
+        fromTable: cte.fromTable,
         qualifier: { db: null, table: name }
       })
       return
@@ -525,7 +610,7 @@ const pushSource = (scope: Scope, source: Source) => {
   scope.sources.push(source)
 }
 
-const expandStar = (ref: Node, scope: Scope, ctx: Ctx): Array<Node> => {
+const expandStar = (ref: Node, scope: Scope, ctx: Ctx): Array<{ node: Node; info: ExprInfo }> => {
   const qualifier = identValue(ref.table)
   const db = identValue(ref.db) ?? identValue(ref.schema)
   let sources: Array<Source>
@@ -537,7 +622,7 @@ const expandStar = (ref: Node, scope: Scope, ctx: Ctx): Array<Node> => {
     if (!s) reject("COLUMN_NOT_ALLOWED", "unknown table qualifier")
     sources = [s!]
   }
-  const out: Array<Node> = []
+  const out: Array<{ node: Node; info: ExprInfo }> = []
   for (const s of sources) {
     if (s.kind === "table") {
       if (s.def.excludedColumns && s.def.excludedColumns.length > 0) {
@@ -546,14 +631,20 @@ const expandStar = (ref: Node, scope: Scope, ctx: Ctx): Array<Node> => {
       for (const c of s.def.columns) {
         recordColumn(ctx, s, c)
         out.push({
-          expr: { type: "column_ref", db: s.qualifier.db, table: s.qualifier.table, column: c },
-          as: null
+          node: {
+            expr: { type: "column_ref", db: s.qualifier.db, table: s.qualifier.table, column: c },
+            as: null
+          },
+          info: TABLE_COLUMN
         })
       }
     } else {
       for (const c of s.columns) {
-        if (c === null) reject("STAR_NOT_ALLOWED", "star over a derived column without a name")
-        out.push({ expr: { type: "column_ref", table: s.qualifier.table, column: c }, as: null })
+        if (c.name === null) reject("STAR_NOT_ALLOWED", "star over a derived column without a name")
+        out.push({
+          node: { expr: { type: "column_ref", table: s.qualifier.table, column: c.name }, as: null },
+          info: c.info
+        })
       }
     }
   }
@@ -637,7 +728,7 @@ const resolveColumn = (ref: Node, env: ExprEnv): Node => {
         if (ref.db) ref.db = s.qualifier.db
         else ref.schema = s.qualifier.db
       }
-      return ref
+      return withInfo(env.ctx, ref, sourceColumnInfo(s, canonical!))
     }
     if (isSystemSchema(qualifier)) reject("SYSTEM_SCHEMA", "system schemas are not allowed")
     return reject("COLUMN_NOT_ALLOWED", "unknown table qualifier")
@@ -648,13 +739,13 @@ const resolveColumn = (ref: Node, env: ExprEnv): Node => {
   if (matches.length === 1) {
     const s = matches[0]!
     if (s.kind === "table") recordColumn(env.ctx, s, sourceHasColumn(s, column!)!)
-    return ref
+    return withInfo(env.ctx, ref, sourceColumnInfo(s, column!))
   }
   if (alias !== undefined) {
     if (env.mode === "having" || env.mode === "group-item") {
       // Inline the aliased expression: MySQL resolves GROUP BY/HAVING names against table columns
       // first, so leaving the alias could bind to a hidden column of the same name.
-      return structuredClone(alias.expr)
+      return withInfo(env.ctx, structuredClone(alias.expr), infoOf(env.ctx, alias.expr))
     }
     if (env.mode === "order" || env.mode === "group") {
       // Inside an ORDER BY / GROUP BY expression the server binds the name to a table column,
@@ -731,21 +822,190 @@ const walkList = (list: Node, env: ExprEnv) => {
   list.value = list.value.map((v: Node) => walkExpr(v, env))
 }
 
+const infoOf = (ctx: Ctx, n: Node): ExprInfo =>
+  n !== null && typeof n === "object" ? (ctx.info.get(n) ?? NEUTRAL) : NEUTRAL
+
+/** Records `info` for `n` after checking the static size bound. */
+const withInfo = (ctx: Ctx, n: Node, info: ExprInfo): Node => {
+  if (info.k > MAX_EXPRESSION_AMPLIFICATION || info.c > MAX_EXPRESSION_CHARS || !Number.isFinite(info.k + info.c)) {
+    reject("RESOURCE_LIMIT", "expression could produce too much output (size-amplifying functions)")
+  }
+  if (n !== null && typeof n === "object") ctx.info.set(n, info)
+  return n
+}
+
+const LITERAL_KEYS: ReadonlySet<string> = new Set(["type", "value", "prefix", "loc", "parentheses"])
+
+/**
+ * A literal the plan may render: plain single-quoted text of safe characters (see literals.ts),
+ * numbers, booleans, NULL, date literals. Charset introducers, `N'…'`, `X'…'`, `0x…`, `b'…'`,
+ * `ESCAPE` clauses and any quote, backslash or control character are `UNSAFE_LITERAL`.
+ */
+const checkLiteral = (n: Node, ctx: Ctx): ExprInfo => {
+  if (n.type === "datatype") {
+    // CONVERT(x, CHAR): a type name, not a value.
+    if (typeof n.dataType !== "string" || !/^[A-Za-z0-9_ ]{1,32}$/.test(n.dataType))
+      reject("UNSUPPORTED_SYNTAX", "unsupported data type")
+    return NEUTRAL
+  }
+  for (const k of Object.keys(n)) {
+    if (!LITERAL_KEYS.has(k) && n[k] !== null && n[k] !== undefined)
+      reject("UNSAFE_LITERAL", "literal with unsupported decoration (ESCAPE, COLLATE, ...)")
+  }
+  if (n.prefix !== null && n.prefix !== undefined)
+    reject("UNSAFE_LITERAL", "charset introducers are not allowed")
+  switch (n.type) {
+    case "single_quote_string":
+    case "double_quote_string": {
+      const v = n.value
+      if (typeof v !== "string" || !isSafeText(v))
+        reject("UNSAFE_LITERAL", "string literals may not contain quotes, backslashes or control characters")
+      if (v.length > MAX_LITERAL_CHARS) reject("UNSAFE_LITERAL", "string literal is too long")
+      // Always rendered with single quotes, which every sql_mode reads as a string.
+      n.type = "single_quote_string"
+      ctx.literals.push(`s:${v}`)
+      return literalInfo(v.length)
+    }
+    case "number": {
+      const v = n.value
+      const ok =
+        (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && NUMBER_TEXT.test(v))
+      if (!ok) reject("PARSE_ERROR", "number literal could not be parsed")
+      ctx.literals.push(`n:${String(v)}`)
+      return literalInfo(String(v).length)
+    }
+    case "bool":
+    case "boolean":
+      if (typeof n.value !== "boolean") reject("UNSAFE_LITERAL", "unsupported literal")
+      ctx.literals.push(`b:${String(n.value)}`)
+      return literalInfo(1)
+    case "null":
+      ctx.literals.push("null")
+      return literalInfo(4)
+    case "date":
+    case "datetime":
+    case "time":
+    case "timestamp":
+      if (typeof n.value !== "string" || !DATE_LITERAL.test(n.value) || n.value.length > 32)
+        reject("UNSAFE_LITERAL", "unsupported date literal")
+      ctx.literals.push(`${n.type}:${n.value}`)
+      return literalInfo(n.value.length)
+    default:
+      return reject("UNSAFE_LITERAL", "hex, bit, national and other special literals are not allowed")
+  }
+}
+
+/** A plain single-quoted string literal's text (after {@link checkLiteral}), else undefined. */
+const stringLiteral = (n: Node): string | undefined =>
+  n?.type === "single_quote_string" && typeof n.value === "string" ? n.value : undefined
+
+/** Every spelling of a regular-expression match (`REGEXP BINARY`, `NOT RLIKE`, ...). */
+const REGEX_OPERATOR = /\b(?:REGEXP|RLIKE)\b/
+const LIKE_OPERATOR = /\bLIKE\b/
+
+/** Pattern operators: the pattern must be a literal the server matches in bounded time. */
+const checkPattern = (operator: string, right: Node) => {
+  if (REGEX_OPERATOR.test(operator)) {
+    const pattern = stringLiteral(right)
+    if (pattern === undefined) reject("RESOURCE_LIMIT", "REGEXP pattern must be a plain string literal")
+    const problem = checkRegexPattern(pattern!)
+    if (problem !== undefined) reject("RESOURCE_LIMIT", problem)
+  } else if (LIKE_OPERATOR.test(operator)) {
+    const pattern = stringLiteral(right)
+    if (pattern === undefined) reject("RESOURCE_LIMIT", "LIKE pattern must be a plain string literal")
+    if (likeWildcards(pattern!) > MAX_LIKE_WILDCARDS) reject("RESOURCE_LIMIT", "LIKE pattern has too many % wildcards")
+  }
+}
+
+const argList = (n: Node): Array<Node> => (Array.isArray(n?.args?.value) ? n.args.value : [])
+
+/** Provenance and size of a validated scalar function call. */
+const functionInfo = (name: string, n: Node, env: ExprEnv): ExprInfo => {
+  const args = argList(n)
+  const infos = args.map((a) => infoOf(env.ctx, a))
+  if (args.length === 0) {
+    // ROW_NUMBER() / RANK() count table rows; NOW(), PI() are not table data.
+    return SCALAR_RESULT_FUNCTIONS.has(name) ? scalarInfo([{ ...NEUTRAL, table: scopeFromTable(env.scope) }]) : scalarInfo([])
+  }
+  if (SCALAR_RESULT_FUNCTIONS.has(name)) return scalarInfo(infos)
+  switch (name) {
+    case "LPAD":
+    case "RPAD": {
+      // Output is exactly the length argument (checked to be a literal <= MAX_GENERATED_LENGTH).
+      const length = Number(args[1]?.value)
+      const base = sumInfo(infos.filter((_, i) => i !== 1))
+      return { ...base, k: 0, c: length }
+    }
+    case "REPLACE": {
+      const [subject = NEUTRAL, , to = NEUTRAL] = infos
+      const from = stringLiteral(args[1])
+      if (from === "") return subject
+      const fromLength = from === undefined ? 1 : from.length
+      if (to.k > 0 && subject.k > 0)
+        reject("RESOURCE_LIMIT", "REPLACE of column data by column data could produce too much output")
+      const factor = Math.max(1, to.c / fromLength)
+      const prov = sumInfo([subject, to])
+      return {
+        table: prov.table,
+        literal: prov.literal,
+        k: subject.k * factor + (subject.c / fromLength) * to.k,
+        c: subject.c * factor
+      }
+    }
+    case "CONCAT_WS": {
+      const [sep = NEUTRAL, ...rest] = infos
+      return sumInfo([...rest, scale(sep, Math.max(0, rest.length - 1))])
+    }
+    case "DATE_FORMAT":
+    case "TIME_FORMAT":
+    case "FROM_UNIXTIME": {
+      const format = stringLiteral(args[1])
+      const value = infos[0] ?? NEUTRAL
+      const fmt = infos[1]
+      if (fmt === undefined) return scalarInfo([value])
+      const wordless = format !== undefined && SPECIFIER_ONLY_FORMAT.test(format)
+      return {
+        table: value.table || fmt.table,
+        literal: value.literal || (!wordless && fmt.literal),
+        k: fmt.k * 12,
+        c: fmt.c * 12 + 64
+      }
+    }
+  }
+  const outputIndexes = OUTPUT_ARGUMENTS[name]
+  const outputs = outputIndexes ? infos.filter((_, i) => outputIndexes.includes(i)) : infos
+  const others = infos.filter((x) => !outputs.includes(x))
+  const combined = CHOICE_FUNCTIONS.has(name) ? choiceInfo(outputs) : sumInfo(outputs)
+  const factor = EXPANSION_FACTOR[name] ?? 1
+  return {
+    table: combined.table || others.some((x) => x.table),
+    literal: combined.literal,
+    k: combined.k * factor,
+    c: combined.c * factor + 64
+  }
+}
+
 const walkExpr = (n: Node, env: ExprEnv): Node => {
   if (n === null || n === undefined) return n
   if (typeof n !== "object") reject("UNSUPPORTED_SYNTAX", "unsupported expression")
   if (++env.ctx.depth > MAX_DEPTH * 4) reject("UNSUPPORTED_SYNTAX", "expression nesting is too deep")
+  const ctx = env.ctx
+  const info = (node: Node, i: ExprInfo) => withInfo(ctx, node, i)
   try {
     if (n.ast && n.type === undefined) {
       // Scalar / IN / EXISTS subquery: sees the current scope as its outer scope.
-      validateSetExpr(n.ast, env.ctx, env.scope, env.ctes)
-      return n
+      const out = validateSetExpr(n.ast, env.ctx, env.scope, env.ctes)
+      const first = out.columns[0]?.info ?? NEUTRAL
+      return info(n, out.columns.length === 1 ? first : choiceInfo(out.columns.map((c) => c.info)))
     }
-    if (LITERAL_TYPES.has(n.type)) return n
+    if (LITERAL_TYPES.has(n.type)) return info(n, checkLiteral(n, ctx))
     if (n.type === "bigint") {
       // node-sql-parser's node for long integers and decimals with an exponent (`1.5e3`):
       // rendered verbatim, so accept only a plain numeric spelling.
-      if (typeof n.value === "string" && BIG_NUMBER.test(n.value)) return n
+      if (typeof n.value === "string" && BIG_NUMBER.test(n.value) && n.value.length <= 80) {
+        ctx.literals.push(`n:${n.value}`)
+        return info(n, literalInfo(n.value.length))
+      }
       return reject("PARSE_ERROR", "number literal could not be parsed")
     }
     switch (n.type) {
@@ -767,68 +1027,97 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
         if (v === "?")
           reject("PARAMETER_PLACEHOLDER", "parameter placeholders are not supported; inline values")
         if (!ORIGIN_KEYWORDS.has(v)) reject("UNSUPPORTED_SYNTAX", "unsupported expression")
-        return n
+        return info(n, NEUTRAL)
       }
       case "star":
         return reject("STAR_NOT_ALLOWED", "star is not allowed here")
-      case "binary_expr":
+      case "binary_expr": {
         n.left = walkExpr(n.left, env)
         n.right = walkExpr(n.right, env)
-        return n
-      case "unary_expr":
+        const operator = String(n.operator ?? "").toUpperCase()
+        checkPattern(operator, n.right)
+        const l = infoOf(ctx, n.left)
+        const r = infoOf(ctx, n.right)
+        if (PREDICATE_OPERATORS.has(operator) || REGEX_OPERATOR.test(operator) || LIKE_OPERATOR.test(operator))
+          return info(n, scalarInfo([l, r]))
+        if (operator === "->" || operator === "->>") return info(n, { ...l, table: l.table || r.table })
+        // Arithmetic: a number, but literal operands set its value.
+        return info(n, { ...sumInfo([l, r]), k: 0, c: 64 })
+      }
+      case "unary_expr": {
         n.expr = walkExpr(n.expr, env)
-        return n
+        const inner = infoOf(ctx, n.expr)
+        const operator = String(n.operator ?? "").toUpperCase()
+        return info(n, operator === "NOT" || operator === "!" ? scalarInfo([inner]) : inner)
+      }
       case "expr_list":
         walkList(n, env)
-        return n
+        return info(n, sumInfo(n.value.map((v: Node) => infoOf(ctx, v))))
       case "function": {
         const name = checkFunctionName(n, false)
+        ctx.functions.push(name)
         if (n.args) walkList(n.args, env)
         checkLengthArgument(name, n.args)
         if (n.over) walkOver(n.over, env)
         if (n.suffix) reject("UNSUPPORTED_SYNTAX", "unsupported function syntax")
-        return n
+        return info(n, functionInfo(name, n, env))
       }
       case "aggr_func": {
         const name = checkFunctionName(n, true)
+        ctx.functions.push(name)
         const args = n.args ?? {}
+        let argInfo: ExprInfo = NEUTRAL
         if (args.expr?.type === "star") {
           if (name !== "COUNT") reject("STAR_NOT_ALLOWED", "star is only allowed in COUNT(*)")
         } else if (args.expr && !args.expr.type && args.expr.expr) {
           reject("STAR_NOT_ALLOWED", "star is only allowed in COUNT(*)")
         } else {
           args.expr = walkExpr(args.expr, env)
+          argInfo = infoOf(ctx, args.expr)
         }
         if (Array.isArray(args.orderby)) for (const o of args.orderby) o.expr = walkExpr(o.expr, env)
+        let separatorInfo: ExprInfo = NEUTRAL
         if (args.separator) {
           const sep = args.separator.value ?? args.separator
           if (!LITERAL_TYPES.has(sep?.type)) reject("UNSUPPORTED_SYNTAX", "unsupported separator")
+          separatorInfo = checkLiteral(sep, ctx)
+          if (PUNCTUATION_SEPARATOR.test(stringLiteral(sep) ?? "x")) separatorInfo = { ...separatorInfo, literal: false }
         }
         if (n.over) walkOver(n.over, env)
-        return n
+        const rows = { ...NEUTRAL, table: scopeFromTable(env.scope) }
+        // COUNT is a number of rows; other aggregates carry their argument's provenance.
+        if (name === "COUNT") return info(n, scalarInfo([rows, argInfo]))
+        return info(n, sumInfo([{ ...argInfo, table: argInfo.table }, separatorInfo]))
       }
-      case "case":
+      case "case": {
         n.expr = walkExpr(n.expr, env)
+        const conditions: Array<ExprInfo> = [infoOf(ctx, n.expr)]
+        const results: Array<ExprInfo> = []
         for (const a of n.args ?? []) {
-          if (a.type === "when") a.cond = walkExpr(a.cond, env)
-          else if (a.type !== "else") reject("UNSUPPORTED_SYNTAX", "unsupported CASE")
+          if (a.type === "when") {
+            a.cond = walkExpr(a.cond, env)
+            conditions.push(infoOf(ctx, a.cond))
+          } else if (a.type !== "else") reject("UNSUPPORTED_SYNTAX", "unsupported CASE")
           a.result = walkExpr(a.result, env)
+          results.push(infoOf(ctx, a.result))
         }
-        return n
+        const chosen = choiceInfo(results)
+        return info(n, { ...chosen, table: chosen.table || conditions.some((c) => c.table) })
+      }
       case "cast":
         n.expr = walkExpr(n.expr, env)
-        return n
+        return info(n, infoOf(ctx, n.expr))
       case "interval":
         n.expr = walkExpr(n.expr, env)
-        return n
+        return info(n, infoOf(ctx, n.expr))
       case "extract":
         if (!n.args) reject("UNSUPPORTED_SYNTAX", "unsupported EXTRACT")
         n.args.source = walkExpr(n.args.source, env)
-        return n
+        return info(n, scalarInfo([infoOf(ctx, n.args.source)]))
       case "fulltext_search":
         n.columns = (n.columns ?? []).map((c: Node) => walkExpr(c, env))
         n.expr = walkExpr(n.expr, env)
-        return n
+        return info(n, scalarInfo([...n.columns.map((c: Node) => infoOf(ctx, c)), infoOf(ctx, n.expr)]))
       default:
         return reject("UNSUPPORTED_SYNTAX", "unsupported expression")
     }
@@ -922,10 +1211,123 @@ const enforceLimit = (head: Node, maxRows: number): { rowLimit: number; enforced
 const rejected = (reason: MysqlRejectionReason, detail: string) =>
   Effect.fail(new MysqlQueryRejected({ reason, detail }))
 
+/** Everything one validation pass learned; two passes (input, rendered plan) must agree. */
+interface Analysis {
+  readonly sql: string
+  readonly tables: ReadonlyArray<{ schema: string; table: string }>
+  readonly columns: ReadonlyArray<{ schema: string; table: string; column: string }>
+  readonly outputs: ReadonlyArray<MysqlPlanOutputColumn>
+  readonly functions: ReadonlyArray<string>
+  readonly literals: ReadonlyArray<string>
+  readonly limits: { rowLimit: number; enforced: boolean }
+}
+
+/** Every string anywhere in the validated AST must be renderable verbatim (no quotes, backslashes, controls). */
+const checkAstText = (node: unknown, depth = 0): void => {
+  if (depth > MAX_DEPTH * 8) reject("UNSUPPORTED_SYNTAX", "statement is too deeply nested")
+  if (typeof node === "string") {
+    if (!isSafeText(node)) reject("UNSAFE_LITERAL", "quotes, backslashes or control characters in a value or name")
+    return
+  }
+  if (node === null || typeof node !== "object") return
+  if (Array.isArray(node)) {
+    for (const v of node) checkAstText(v, depth + 1)
+    return
+  }
+  for (const [k, v] of Object.entries(node)) if (k !== "loc") checkAstText(v, depth + 1)
+}
+
+/** Parses, validates and renders `sql` (one pass; throws {@link Reject}). */
+const analyze = (sql: string, datasource: MysqlAllowlist["datasources"][string], maxRows: number): Analysis => {
+  const lex = scanSql(sql)
+  if (lex.empty) reject("EMPTY_QUERY", "empty statement")
+  if (lex.versionedComment) reject("VERSIONED_COMMENT", "versioned comments are not allowed")
+  if (lex.optimizerHint) reject("OPTIMIZER_HINT", "optimizer hints are not allowed")
+  if (lex.multipleStatements) reject("MULTIPLE_STATEMENTS", "exactly one statement is allowed")
+  const notSelect = lex.firstWord !== undefined && NOT_SELECT_KEYWORDS.has(lex.firstWord)
+  if (lex.dashDashWithoutSpace && !notSelect) {
+    // The server reads `1--1` as 1 - -1; the parser reads a comment and drops the rest of the line.
+    reject("UNSUPPORTED_SYNTAX", "write '- -' with a space: '--' without a following space is ambiguous")
+  }
+  if (lex.backslashInString && !notSelect) {
+    // The parser decodes some escapes (\u0027) and keeps others; the server decodes its own set.
+    reject("UNSAFE_LITERAL", "backslash escapes in string literals are not supported")
+  }
+  let ast: Node
+  try {
+    ast = parser.astify(sql, PARSER_OPTIONS)
+  } catch {
+    if (notSelect) reject("NOT_SELECT", "only SELECT statements are allowed")
+    return reject("PARSE_ERROR", "statement could not be parsed as MySQL")
+  }
+  const statements = (Array.isArray(ast) ? ast : [ast]).filter((s) => s !== null && s !== undefined)
+  if (statements.length !== 1) reject("MULTIPLE_STATEMENTS", "exactly one statement is allowed")
+  const stmt = statements[0]
+  if (notSelect || stmt.type !== "select") reject("NOT_SELECT", "only SELECT statements are allowed")
+  const ctx: Ctx = {
+    datasource,
+    tables: new Map(),
+    columns: new Map(),
+    info: new WeakMap(),
+    functions: [],
+    literals: [],
+    depth: 0
+  }
+  let out: SetOutput
+  let limits: { rowLimit: number; enforced: boolean }
+  let rendered: string
+  try {
+    out = validateSetExpr(stmt, ctx, undefined, new Map())
+    limits = enforceLimit(stmt, maxRows)
+    checkAstText(stmt)
+    rendered = parser.sqlify(stmt, PARSER_OPTIONS)
+  } catch (e) {
+    if (e instanceof Reject) throw e
+    return reject("UNSUPPORTED_SYNTAX", "statement uses unsupported syntax")
+  }
+  return {
+    sql: rendered,
+    tables: [...ctx.tables.values()],
+    columns: [...ctx.columns.values()],
+    outputs: out.columns.map((c) => ({ name: c.name, origin: originOf(c.info) })),
+    functions: ctx.functions,
+    literals: ctx.literals,
+    limits
+  }
+}
+
+/** The rendered plan must lex as plain SQL: no comment, no escape, no double quote, one statement. */
+const checkRendered = (sql: string) => {
+  const lex = scanSql(sql)
+  if (
+    lex.comment ||
+    lex.backslashInString ||
+    lex.doubleQuoted ||
+    lex.unterminated ||
+    lex.multipleStatements ||
+    lex.versionedComment ||
+    lex.optimizerHint ||
+    sql.includes("\\") ||
+    hasUnsafeCharacter(sql)
+  ) {
+    reject("ROUND_TRIP_MISMATCH", "the rendered plan is not plain SQL")
+  }
+}
+
+/** Inlined aliases repeat functions and literals in the second pass: compare them as sets. */
+const distinct = (xs: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(xs)].sort()
+
+const sameAnalysis = (a: Analysis, b: Analysis): boolean =>
+  a.sql === b.sql &&
+  JSON.stringify([a.tables, a.columns, a.outputs, distinct(a.functions), distinct(a.literals)]) ===
+    JSON.stringify([b.tables, b.columns, b.outputs, distinct(b.functions), distinct(b.literals)])
+
 /**
  * Validates one read-only SELECT against the allowlist and returns an executable plan whose SQL is
  * re-rendered from the validated AST (comments dropped, names canonicalized, `*` expanded, LIMIT
- * enforced). Everything else is rejected with a stable {@link MysqlRejectionReason}.
+ * enforced). The rendered SQL is validated again and must render identically with the same
+ * tables, columns, functions, literals and result provenance (round-trip check), so what runs is
+ * exactly what was validated. Everything else is rejected with a stable {@link MysqlRejectionReason}.
  */
 export const validateMysqlQuery = (
   request: MysqlQueryRequest,
@@ -944,31 +1346,21 @@ export const validateMysqlQuery = (
     if (typeof sql !== "string") return rejected("EMPTY_QUERY", "sql must be a string")
     if (sql.length > MAX_SQL_LENGTH) return rejected("UNSUPPORTED_SYNTAX", "statement is too long")
     if (sql.includes("\u0000")) return rejected("PARSE_ERROR", "statement contains a NUL character")
-    const lex = scanSql(sql)
-    if (lex.empty) return rejected("EMPTY_QUERY", "empty statement")
-    if (lex.versionedComment) return rejected("VERSIONED_COMMENT", "versioned comments are not allowed")
-    if (lex.optimizerHint) return rejected("OPTIMIZER_HINT", "optimizer hints are not allowed")
-    if (lex.multipleStatements) return rejected("MULTIPLE_STATEMENTS", "exactly one statement is allowed")
-    const notSelect = lex.firstWord !== undefined && NOT_SELECT_KEYWORDS.has(lex.firstWord)
-    let ast: Node
+    if (hasUnsafeCharacter(sql))
+      return rejected("UNSAFE_CHARACTER", "statement contains control, invisible or unusual space characters")
+    let first: Analysis
     try {
-      ast = parser.astify(sql, PARSER_OPTIONS)
-    } catch {
-      if (notSelect) return rejected("NOT_SELECT", "only SELECT statements are allowed")
-      return rejected("PARSE_ERROR", "statement could not be parsed as MySQL")
-    }
-    const statements = (Array.isArray(ast) ? ast : [ast]).filter((s) => s !== null && s !== undefined)
-    if (statements.length !== 1) return rejected("MULTIPLE_STATEMENTS", "exactly one statement is allowed")
-    const stmt = statements[0]
-    if (notSelect || stmt.type !== "select")
-      return rejected("NOT_SELECT", "only SELECT statements are allowed")
-    const ctx: Ctx = { datasource, tables: new Map(), columns: new Map(), depth: 0 }
-    let limits: { rowLimit: number; enforced: boolean }
-    let normalized: string
-    try {
-      validateSetExpr(stmt, ctx, undefined, new Map())
-      limits = enforceLimit(stmt, maxRows)
-      normalized = parser.sqlify(stmt, PARSER_OPTIONS)
+      first = analyze(sql, datasource, maxRows)
+      checkRendered(first.sql)
+      let second: Analysis
+      try {
+        second = analyze(first.sql, datasource, maxRows)
+      } catch (e) {
+        if (e instanceof Reject) return rejected("ROUND_TRIP_MISMATCH", "the rendered plan does not validate")
+        throw e
+      }
+      if (!sameAnalysis(first, second))
+        return rejected("ROUND_TRIP_MISMATCH", "the rendered plan differs from the validated statement")
     } catch (e) {
       if (e instanceof Reject) return rejected(e.reason, e.detail)
       return rejected("UNSUPPORTED_SYNTAX", "statement uses unsupported syntax")
@@ -976,11 +1368,13 @@ export const validateMysqlQuery = (
     const plan: MysqlQueryPlan = Object.freeze({
       datasource: request.datasource,
       schema: datasource.defaultSchema,
-      sql: normalized,
-      tables: Object.freeze([...ctx.tables.values()].map((t) => Object.freeze(t))),
-      columns: Object.freeze([...ctx.columns.values()].map((c) => Object.freeze(c))),
-      rowLimit: limits.rowLimit,
-      limitEnforced: limits.enforced
+      sql: first.sql,
+      tables: Object.freeze(first.tables.map((t) => Object.freeze({ ...t }))),
+      columns: Object.freeze(first.columns.map((c) => Object.freeze({ ...c }))),
+      rowLimit: first.limits.rowLimit,
+      limitEnforced: first.limits.enforced,
+      outputColumns: Object.freeze(first.outputs.map((o) => Object.freeze({ ...o }))),
+      functions: Object.freeze([...first.functions])
     })
     issuedPlans.add(plan)
     return Effect.succeed(plan)
