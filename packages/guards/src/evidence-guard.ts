@@ -26,6 +26,8 @@ export type CitationFailureReason =
   | "NOT_NO_EVIDENCE"
   | "UNSCOPED_NEGATIVE_CLAIM"
   | "ROW_REF_TOO_WEAK"
+  | "KIND_TOOL_MISMATCH"
+  | "LITERAL_CELL"
   | "STORE_UNAVAILABLE"
 
 export interface CitationFailure {
@@ -103,10 +105,21 @@ const checkCitation = (
   }
   if (citation.kind === "no_evidence") return { ...base, reason: null }
   if (citation.kind === "row" && isBareRowIndex(citation.ref)) return { ...base, reason: "ROW_REF_TOO_WEAK" }
-  return {
-    ...base,
-    reason: refPresent(record.agentResult, citation.kind, citation.ref) ? null : "REF_NOT_FOUND"
-  }
+  const tool = CITATION_TOOL[citation.kind]
+  if (tool !== undefined && record.toolName !== tool) return { ...base, reason: "KIND_TOOL_MISMATCH" }
+  // SQL results: only cells of columns the validated plan derived from table data are evidence.
+  const tableCellsOnly = record.toolName === "query_mysql"
+  if (refPresent(record.agentResult, citation.kind, citation.ref, { tableCellsOnly }))
+    return { ...base, reason: null }
+  const literal = tableCellsOnly && refPresent(record.agentResult, citation.kind, citation.ref)
+  return { ...base, reason: literal ? "LITERAL_CELL" : "REF_NOT_FOUND" }
+}
+
+/** The only tool whose results a citation kind may point at (excerpts may cite any tool). */
+const CITATION_TOOL: Readonly<Record<string, string>> = {
+  document: "lookup_knowledge",
+  pattern: "query_logs",
+  row: "query_mysql"
 }
 
 /**
@@ -116,7 +129,10 @@ const checkCitation = (
  * cited ref present in the stored `agentResult`. NO_EVIDENCE records support only claims
  * marked `negative` whose text names the cited call's scope without absolute wording
  * ({@link checkNegativeClaim}, else `UNSCOPED_NEGATIVE_CLAIM`). A bare row index is
- * `ROW_REF_TOO_WEAK`: rows are cited by `column=value` / `rows[i].column=value`. Any store
+ * `ROW_REF_TOO_WEAK`: rows are cited by `column=value` / `rows[i].column=value`. A `document`
+ * cites only `lookup_knowledge`, a `pattern` only `query_logs`, a `row` only `query_mysql`
+ * (`KIND_TOOL_MISMATCH`). A SQL cell (row or excerpt) counts only when its column's `origin` is
+ * `table`; a cell computed from statement literals is `LITERAL_CELL`. Any store
  * failure fails the whole draft closed (`STORE_UNAVAILABLE`).
  */
 export const evidenceGuard = (input: {

@@ -8,6 +8,7 @@ export {
   isBareRowIndex,
   MIN_EXCERPT_CHARS,
   parseRowRef,
+  type RefOptions,
   type RowRef,
   refPresent
 } from "./refs.js"

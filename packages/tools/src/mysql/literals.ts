@@ -8,23 +8,50 @@
  */
 
 /**
- * Characters refused anywhere in a statement: C0/C1 controls (except tab, LF, CR), DEL, no-break and
- * other unusual spaces, zero-width and bidi controls, line/paragraph separators, BOM. The server and
- * the parser disagree on which of them are whitespace.
+ * Code point ranges refused anywhere in a statement: C0/C1 controls (except tab, LF, CR), DEL,
+ * no-break and other unusual spaces, soft hyphen, combining grapheme joiner, zero-width and bidi
+ * controls, line/paragraph separators, Hangul fillers, variation selectors, BOM, specials. The
+ * server and the parser disagree on which of them are whitespace, and some hide text from a reader.
  */
-export const UNSAFE_CHARACTERS =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u00A0\u00AD\u034F\u061C\u115F\u1160\u1680\u180E\u2000-\u200F\u2028-\u202F\u205F-\u206F\u3000\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFF]/
+export const UNSAFE_CODE_POINTS: ReadonlyArray<readonly [number, number]> = [
+  [0x00, 0x08],
+  [0x0b, 0x0c],
+  [0x0e, 0x1f],
+  [0x7f, 0xa0],
+  [0xad, 0xad],
+  [0x34f, 0x34f],
+  [0x61c, 0x61c],
+  [0x115f, 0x1160],
+  [0x1680, 0x1680],
+  [0x180e, 0x180e],
+  [0x2000, 0x200f],
+  [0x2028, 0x202f],
+  [0x205f, 0x206f],
+  [0x3000, 0x3000],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xffff],
+  [0xd800, 0xdfff]
+]
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/** True when `sql` contains a character the validator refuses (see {@link UNSAFE_CHARACTERS}). */
-export const hasUnsafeCharacter = (sql: string): boolean => UNSAFE_CHARACTERS.test(sql) || LONE_SURROGATE.test(sql)
+/** True when `sql` contains a refused character (see {@link UNSAFE_CODE_POINTS}; lone surrogates too). */
+export const hasUnsafeCharacter = (sql: string): boolean => {
+  // for..of walks code points: a valid surrogate pair is one code point above 0xFFFF.
+  for (const ch of sql) {
+    const cp = ch.codePointAt(0)!
+    for (const [low, high] of UNSAFE_CODE_POINTS) if (cp >= low && cp <= high) return true
+  }
+  return false
+}
 
 /** Quote-like characters and backslash: never allowed inside any AST value. */
 const QUOTING = /['"`\\]/
 
 /** A value that may be rendered verbatim between quotes (or backticks). */
-export const isSafeText = (s: string): boolean => !QUOTING.test(s) && !hasUnsafeCharacter(s) && !s.includes("\n") && !s.includes("\r") && !s.includes("\t")
+export const isSafeText = (s: string): boolean =>
+  !QUOTING.test(s) && !hasUnsafeCharacter(s) && !s.includes("\n") && !s.includes("\r") && !s.includes("\t")
 
 /** Longest string literal accepted (chars). */
 export const MAX_LITERAL_CHARS = 256
@@ -131,7 +158,10 @@ export const checkRegexPattern = (pattern: string): string | undefined => {
       if (pattern[j] === "^") j++
       if (pattern[j] === "]") j++
       while (j < n && pattern[j] !== "]") {
-        if (pattern[j] === "[" && (pattern[j + 1] === ":" || pattern[j + 1] === "." || pattern[j + 1] === "=")) {
+        if (
+          pattern[j] === "[" &&
+          (pattern[j + 1] === ":" || pattern[j + 1] === "." || pattern[j + 1] === "=")
+        ) {
           const close = pattern.indexOf(`${pattern[j + 1]}]`, j + 2)
           if (close === -1) return "REGEXP character class is not closed"
           j = close + 2

@@ -280,8 +280,7 @@ const sourceColumnInfo = (s: Source, column: string): ExprInfo => {
   return s.columns.find((c) => c.name !== null && lower(c.name) === l)?.info ?? NEUTRAL
 }
 
-const scopeFromTable = (scope: Scope): boolean =>
-  scope.sources.some((s) => s.kind === "table" || s.fromTable)
+const scopeFromTable = (scope: Scope): boolean => scope.sources.some((s) => s.kind === "table" || s.fromTable)
 
 const recordColumn = (ctx: Ctx, s: BaseSource, column: string) => {
   ctx.columns.set(`${s.schema}\u0000${s.table}\u0000${column}`, { schema: s.schema, table: s.table, column })
@@ -827,7 +826,11 @@ const infoOf = (ctx: Ctx, n: Node): ExprInfo =>
 
 /** Records `info` for `n` after checking the static size bound. */
 const withInfo = (ctx: Ctx, n: Node, info: ExprInfo): Node => {
-  if (info.k > MAX_EXPRESSION_AMPLIFICATION || info.c > MAX_EXPRESSION_CHARS || !Number.isFinite(info.k + info.c)) {
+  if (
+    info.k > MAX_EXPRESSION_AMPLIFICATION ||
+    info.c > MAX_EXPRESSION_CHARS ||
+    !Number.isFinite(info.k + info.c)
+  ) {
     reject("RESOURCE_LIMIT", "expression could produce too much output (size-amplifying functions)")
   }
   if (n !== null && typeof n === "object") ctx.info.set(n, info)
@@ -913,7 +916,8 @@ const checkPattern = (operator: string, right: Node) => {
   } else if (LIKE_OPERATOR.test(operator)) {
     const pattern = stringLiteral(right)
     if (pattern === undefined) reject("RESOURCE_LIMIT", "LIKE pattern must be a plain string literal")
-    if (likeWildcards(pattern!) > MAX_LIKE_WILDCARDS) reject("RESOURCE_LIMIT", "LIKE pattern has too many % wildcards")
+    if (likeWildcards(pattern!) > MAX_LIKE_WILDCARDS)
+      reject("RESOURCE_LIMIT", "LIKE pattern has too many % wildcards")
   }
 }
 
@@ -925,7 +929,9 @@ const functionInfo = (name: string, n: Node, env: ExprEnv): ExprInfo => {
   const infos = args.map((a) => infoOf(env.ctx, a))
   if (args.length === 0) {
     // ROW_NUMBER() / RANK() count table rows; NOW(), PI() are not table data.
-    return SCALAR_RESULT_FUNCTIONS.has(name) ? scalarInfo([{ ...NEUTRAL, table: scopeFromTable(env.scope) }]) : scalarInfo([])
+    return SCALAR_RESULT_FUNCTIONS.has(name)
+      ? scalarInfo([{ ...NEUTRAL, table: scopeFromTable(env.scope) }])
+      : scalarInfo([])
   }
   if (SCALAR_RESULT_FUNCTIONS.has(name)) return scalarInfo(infos)
   switch (name) {
@@ -1038,7 +1044,11 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
         checkPattern(operator, n.right)
         const l = infoOf(ctx, n.left)
         const r = infoOf(ctx, n.right)
-        if (PREDICATE_OPERATORS.has(operator) || REGEX_OPERATOR.test(operator) || LIKE_OPERATOR.test(operator))
+        if (
+          PREDICATE_OPERATORS.has(operator) ||
+          REGEX_OPERATOR.test(operator) ||
+          LIKE_OPERATOR.test(operator)
+        )
           return info(n, scalarInfo([l, r]))
         if (operator === "->" || operator === "->>") return info(n, { ...l, table: l.table || r.table })
         // Arithmetic: a number, but literal operands set its value.
@@ -1081,7 +1091,8 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
           const sep = args.separator.value ?? args.separator
           if (!LITERAL_TYPES.has(sep?.type)) reject("UNSUPPORTED_SYNTAX", "unsupported separator")
           separatorInfo = checkLiteral(sep, ctx)
-          if (PUNCTUATION_SEPARATOR.test(stringLiteral(sep) ?? "x")) separatorInfo = { ...separatorInfo, literal: false }
+          if (PUNCTUATION_SEPARATOR.test(stringLiteral(sep) ?? "x"))
+            separatorInfo = { ...separatorInfo, literal: false }
         }
         if (n.over) walkOver(n.over, env)
         const rows = { ...NEUTRAL, table: scopeFromTable(env.scope) }
@@ -1226,7 +1237,8 @@ interface Analysis {
 const checkAstText = (node: unknown, depth = 0): void => {
   if (depth > MAX_DEPTH * 8) reject("UNSUPPORTED_SYNTAX", "statement is too deeply nested")
   if (typeof node === "string") {
-    if (!isSafeText(node)) reject("UNSAFE_LITERAL", "quotes, backslashes or control characters in a value or name")
+    if (!isSafeText(node))
+      reject("UNSAFE_LITERAL", "quotes, backslashes or control characters in a value or name")
     return
   }
   if (node === null || typeof node !== "object") return
@@ -1238,7 +1250,11 @@ const checkAstText = (node: unknown, depth = 0): void => {
 }
 
 /** Parses, validates and renders `sql` (one pass; throws {@link Reject}). */
-const analyze = (sql: string, datasource: MysqlAllowlist["datasources"][string], maxRows: number): Analysis => {
+const analyze = (
+  sql: string,
+  datasource: MysqlAllowlist["datasources"][string],
+  maxRows: number
+): Analysis => {
   const lex = scanSql(sql)
   if (lex.empty) reject("EMPTY_QUERY", "empty statement")
   if (lex.versionedComment) reject("VERSIONED_COMMENT", "versioned comments are not allowed")
