@@ -31,6 +31,7 @@ export {
   validateMysqlQuery
 } from "./validator.js"
 export { checkGrants } from "./grants.js"
+export { type EnsureMysqlQueryUserOptions, ensureMysqlQueryUser } from "./query-user.js"
 export {
   DEFAULT_MAX_RESULT_BYTES,
   makeMysqlReadOnlyExecutor,
