@@ -14,23 +14,29 @@ import {
 import {
   acceptedCorpus,
   acceptedShadowingCorpus,
+  bypassCorpus,
   DEMO_DATASOURCE,
   DEMO_SCHEMA,
   demoAllowlistJson,
+  harmlessBypassCorpus,
   rejectedCorpus
 } from "./fixtures/mysql-corpus.js"
 import { describeMysql, MYSQL_URL } from "./mysql-integration.js"
 
 const RO_USER = "aiops_tools_ro"
 const RO_PASSWORD = "aiops_tools_ro_pw"
+/** Users the startup privilege check must refuse (created and dropped by this suite). */
+const SYSREAD_USER = "aiops_tools_sysread"
+const FILE_USER = "aiops_tools_file"
 
-const roUrl = (() => {
+const urlFor = (user: string, password: string) => {
   const u = new URL(MYSQL_URL)
-  u.username = RO_USER
-  u.password = RO_PASSWORD
+  u.username = user
+  u.password = password
   u.pathname = `/${DEMO_SCHEMA}`
   return u.toString()
-})()
+}
+const roUrl = urlFor(RO_USER, RO_PASSWORD)
 
 const allowlist: MysqlAllowlist = Effect.runSync(parseMysqlAllowlist(demoAllowlistJson))
 const ghostAllowlist: MysqlAllowlist = Effect.runSync(
@@ -141,6 +147,15 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
     await admin.query(`CREATE USER IF NOT EXISTS '${RO_USER}'@'localhost' IDENTIFIED BY '${RO_PASSWORD}'`)
     await admin.query(`GRANT SELECT ON \`${DEMO_SCHEMA}\`.* TO '${RO_USER}'@'%'`)
     await admin.query(`GRANT SELECT ON \`${DEMO_SCHEMA}\`.* TO '${RO_USER}'@'localhost'`)
+    for (const [user, grants] of [
+      [SYSREAD_USER, [`SELECT ON \`${DEMO_SCHEMA}\`.*`, "SELECT ON mysql.*"]],
+      [FILE_USER, [`SELECT ON \`${DEMO_SCHEMA}\`.*`, "FILE ON *.*"]]
+    ] as const) {
+      for (const host of ["%", "localhost"]) {
+        await admin.query(`CREATE USER IF NOT EXISTS '${user}'@'${host}' IDENTIFIED BY '${user}-pw'`)
+        for (const g of grants) await admin.query(`GRANT ${g} TO '${user}'@'${host}'`)
+      }
+    }
   })
 
   afterAll(async () => {
@@ -148,7 +163,118 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
       await admin.query("SET GLOBAL general_log = ?", [previousLog.general_log === "ON" ? 1 : 0])
       await admin.query("SET GLOBAL log_output = ?", [previousLog.log_output])
     }
+    for (const user of [SYSREAD_USER, FILE_USER])
+      for (const host of ["%", "localhost"]) await admin?.query(`DROP USER IF EXISTS '${user}'@'${host}'`)
     await admin?.end()
+  })
+
+  describe("startup privilege check (SHOW GRANTS)", () => {
+    it("accepts the SELECT-only user", async () => {
+      const statements: Array<string> = []
+      const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 1"), baseConfig(statements))
+      expect(result.rows).toEqual([{ id: 1 }])
+      expect(statements[0]).toBe("SHOW GRANTS")
+    })
+
+    it.each([
+      ["root (the server's administrator)", MYSQL_URL, /global|PRIVILEGES|GRANT OPTION/],
+      ["a user that can read mysql.*", urlFor(SYSREAD_USER, `${SYSREAD_USER}-pw`), /system schema/],
+      ["a user with FILE", urlFor(FILE_USER, `${FILE_USER}-pw`), /FILE/]
+    ])("refuses %s with UNSAFE_PRIVILEGES before running anything", async (_name, url, detail) => {
+      const statements: Array<string> = []
+      const error = await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(statements), url })
+      expect(error.code).toBe("UNSAFE_PRIVILEGES")
+      expect(error.internalMessage).toMatch(detail)
+      expect(error.internalMessage).not.toMatch(/PASSWORD|\*[0-9A-F]{40}/)
+      expect(statements).toEqual(["SHOW GRANTS"])
+    })
+
+    it("allowPrivilegedUser skips the check (tests only)", async () => {
+      const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 1"), {
+        ...baseConfig(),
+        url: MYSQL_URL,
+        allowPrivilegedUser: true
+      })
+      expect(result.rowCount).toBe(1)
+    })
+  })
+
+  describe("result byte cap", () => {
+    it("stops reading a result over maxResultBytes with RESULT_TOO_LARGE; the pool recovers", async () => {
+      const big = planOf("SELECT id, sku, unit_price FROM order_items ORDER BY id")
+      const small = planOf("SELECT id FROM orders WHERE id = 2")
+      const [error, after] = await withExecutor(
+        { ...baseConfig(), maxResultBytes: 512, connectionLimit: 1 },
+        (x) =>
+          Effect.gen(function* () {
+            const failed = yield* Effect.result(x.execute(big))
+            const ok = yield* x.execute(small)
+            return [failed, ok] as const
+          })
+      )
+      expect(error._tag).toBe("Failure")
+      if (error._tag === "Failure") expect(error.failure.code).toBe("RESULT_TOO_LARGE")
+      expect(after.rows).toEqual([{ id: 2 }])
+    })
+
+    it("rejects a non-positive cap", async () => {
+      expect(
+        (await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(), maxResultBytes: 0 })).code
+      ).toBe("INVALID_CONFIG")
+    })
+  })
+
+  describe("issue 9 on the server", () => {
+    it("returns each column's provenance with the result", async () => {
+      const result = await runPlan(
+        planOf(
+          "SELECT 'HikariPool-1 connection pool exhausted on checkout-api' AS finding, 'p1a2b3c4' AS pattern_id, status, CONCAT(status, '!') AS s2 FROM orders ORDER BY id LIMIT 1"
+        )
+      )
+      expect(result.columns.map((c) => [c.name, c.origin])).toEqual([
+        ["finding", "literal"],
+        ["pattern_id", "literal"],
+        ["status", "table"],
+        ["s2", "mixed"]
+      ])
+      expect(result.rows[0]).toMatchObject({
+        finding: "HikariPool-1 connection pool exhausted on checkout-api",
+        status: "paid"
+      })
+    })
+
+    it("runs every harmless-looking bypass exactly as rendered, as the SELECT-only user", async () => {
+      const sent: Array<string> = []
+      const plans = harmlessBypassCorpus.map((c) => planOf(c.sql))
+      const results = await withExecutor(baseConfig(sent), (x) => Effect.forEach(plans, (p) => x.execute(p)))
+      for (const c of harmlessBypassCorpus) expect(sent).toContain(c.rendered)
+      const byRendered = new Map(harmlessBypassCorpus.map((c, i) => [c.rendered, results[i]!]))
+      const at = (sql: string) => {
+        const c = harmlessBypassCorpus.find((x) => x.sql === sql)
+        if (!c) throw new Error(sql)
+        return byRendered.get(c.rendered)!
+      }
+      // The comment-like text stayed inside its literal: no row has that status, nothing else ran.
+      expect(at("SELECT id FROM orders WHERE status = 'a-b #c -- d /* e */ ; f' ORDER BY id").rows).toEqual(
+        []
+      )
+      expect(at("SELECT id FROM orders WHERE id = 1 #x\n UNION SELECT 1").rows).toEqual([{ id: 1 }])
+      // Adjacent literals: the server ran the rendered alias form, not 'ab'.
+      expect(at("SELECT 'a' 'b' FROM orders LIMIT 1").rows).toEqual([{ b: "a" }])
+      expect(at("SELECT id FROM orders WHERE status IN ('paid', \"shipped\") ORDER BY id").rows).toEqual([
+        { id: 1 },
+        { id: 2 },
+        { id: 4 },
+        { id: 5 }
+      ])
+      expect(
+        at("SELECT REPLACE(status, '', LPAD('', 1000, 'x')) AS r FROM orders WHERE id = 1").rows
+      ).toEqual([{ r: "paid" }])
+      // group_concat_max_len is pinned per session: 300 x 1000 characters come back capped.
+      const g = at("SELECT GROUP_CONCAT(LPAD('',1000,'a')) AS g FROM order_items").rows[0]?.g
+      expect(typeof g === "string" && g.length).toBe(16_384)
+      for (const r of results) expect(JSON.stringify(r.rows)).not.toContain("hash-")
+    })
   })
 
   it("runs a plan and keeps numbers, nulls and dates typed", async () => {
@@ -381,7 +507,7 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
 
       const sent: Array<string> = []
       const outcomes = await withExecutor(baseConfig(sent), (x) =>
-        Effect.forEach(rejectedCorpus, (c) =>
+        Effect.forEach([...rejectedCorpus, ...bypassCorpus], (c) =>
           Effect.result(
             validateMysqlQuery({ datasource: c.datasource ?? DEMO_DATASOURCE, sql: c.sql }, allowlist).pipe(
               Effect.flatMap((plan) => x.execute(plan))
@@ -407,7 +533,7 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
       )
       const logged = logRows.map((r) => String(r.argument))
       expect(logged).toContain("SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200")
-      for (const c of rejectedCorpus) {
+      for (const c of [...rejectedCorpus, ...bypassCorpus]) {
         // SHOW GRANTS is also the executor's own startup privilege check.
         if (c.sql.trim() === "" || c.sql === "SHOW GRANTS") continue
         expect(logged).not.toContain(c.sql)

@@ -40,7 +40,7 @@ export const checkGrants = (lines: ReadonlyArray<string>): Array<string> => {
   for (const raw of lines) {
     // Drop password clauses before anything is reported.
     const line = raw.replace(/\s+IDENTIFIED\s+(?:BY|VIA|WITH)\s[\s\S]*$/i, "").trim()
-    if (/\bWITH\s+GRANT\s+OPTION\b/i.test(line)) problems.push("WITH GRANT OPTION")
+    if (/\bWITH\s+GRANT\s+OPTION\b/i.test(raw)) problems.push("WITH GRANT OPTION")
     if (/^GRANT\s+PROXY\s+ON\b/i.test(line)) {
       problems.push("PROXY")
       continue
