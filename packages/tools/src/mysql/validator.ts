@@ -934,6 +934,12 @@ const functionInfo = (name: string, n: Node, env: ExprEnv): ExprInfo => {
       : scalarInfo([])
   }
   if (SCALAR_RESULT_FUNCTIONS.has(name)) return scalarInfo(infos)
+  const growth = ROW_CONCATENATING_AGGREGATES[name]
+  if (growth !== undefined) {
+    // JSON_ARRAYAGG / JSON_OBJECTAGG parse as plain functions.
+    const aggregated = sumInfo(infos)
+    return { ...aggregated, k: Math.max(aggregated.k, growth) }
+  }
   switch (name) {
     case "LPAD":
     case "RPAD": {
@@ -989,6 +995,17 @@ const functionInfo = (name: string, n: Node, env: ExprEnv): ExprInfo => {
     k: combined.k * factor,
     c: combined.c * factor + 64
   }
+}
+
+/**
+ * Size factor given to aggregates that concatenate rows. GROUP_CONCAT is capped per session
+ * (`group_concat_max_len`, pinned by the executor) and may still be doubled; JSON_ARRAYAGG /
+ * JSON_OBJECTAGG are not capped on MySQL, so nothing may grow them.
+ */
+const ROW_CONCATENATING_AGGREGATES: Readonly<Record<string, number>> = {
+  GROUP_CONCAT: MAX_EXPRESSION_AMPLIFICATION / 2,
+  JSON_ARRAYAGG: MAX_EXPRESSION_AMPLIFICATION,
+  JSON_OBJECTAGG: MAX_EXPRESSION_AMPLIFICATION
 }
 
 const walkExpr = (n: Node, env: ExprEnv): Node => {
@@ -1098,7 +1115,12 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
         const rows = { ...NEUTRAL, table: scopeFromTable(env.scope) }
         // COUNT is a number of rows; other aggregates carry their argument's provenance.
         if (name === "COUNT") return info(n, scalarInfo([rows, argInfo]))
-        return info(n, sumInfo([{ ...argInfo, table: argInfo.table }, separatorInfo]))
+        const aggregated = sumInfo([argInfo, separatorInfo])
+        const growth = ROW_CONCATENATING_AGGREGATES[name]
+        // Row-concatenating aggregates are as long as many rows: count them as (nearly) the
+        // largest accepted size, so nothing may amplify them further.
+        if (growth !== undefined) return info(n, { ...aggregated, k: Math.max(aggregated.k, growth) })
+        return info(n, aggregated)
       }
       case "case": {
         n.expr = walkExpr(n.expr, env)
