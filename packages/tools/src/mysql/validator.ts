@@ -1085,6 +1085,14 @@ const walkExpr = (n: Node, env: ExprEnv): Node => {
         ctx.functions.push(name)
         if (n.args) walkList(n.args, env)
         checkLengthArgument(name, n.args)
+        if (name === "JSON_SEARCH") {
+          // Its search string is a LIKE pattern over every string of the document.
+          const pattern = stringLiteral(argList(n)[2])
+          if (pattern === undefined)
+            reject("RESOURCE_LIMIT", "JSON_SEARCH pattern must be a plain string literal")
+          if (likeWildcards(pattern!) > MAX_LIKE_WILDCARDS)
+            reject("RESOURCE_LIMIT", "JSON_SEARCH pattern has too many % wildcards")
+        }
         if (n.over) walkOver(n.over, env)
         if (n.suffix) reject("UNSUPPORTED_SYNTAX", "unsupported function syntax")
         return info(n, functionInfo(name, n, env))
