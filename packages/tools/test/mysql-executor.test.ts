@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import mysql from "mysql2/promise"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  ensureMysqlQueryUser,
   type MysqlAllowlist,
   MysqlExecutionError,
   type MysqlQueryPlan,
@@ -187,6 +188,24 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
       expect(error.internalMessage).toMatch(detail)
       expect(error.internalMessage).not.toMatch(/PASSWORD|\*[0-9A-F]{40}/)
       expect(statements).toEqual(["SHOW GRANTS"])
+    })
+
+    it("ensureMysqlQueryUser creates a user the check accepts", async () => {
+      const made = urlFor("aiops_tools_made", "aiops-tools-made-pw")
+      try {
+        const created = await Effect.runPromise(
+          ensureMysqlQueryUser({ adminUrl: MYSQL_URL, queryUrl: made, databases: [DEMO_SCHEMA] })
+        )
+        expect(created.user).toBe("aiops_tools_made")
+        const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 3"), {
+          ...baseConfig(),
+          url: made
+        })
+        expect(result.rows).toEqual([{ id: 3 }])
+      } finally {
+        for (const host of ["%", "localhost"])
+          await admin.query(`DROP USER IF EXISTS 'aiops_tools_made'@'${host}'`)
+      }
     })
 
     it("allowPrivilegedUser skips the check (tests only)", async () => {

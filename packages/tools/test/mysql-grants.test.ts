@@ -1,5 +1,6 @@
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { checkGrants } from "../src/mysql/index.js"
+import { checkGrants, ensureMysqlQueryUser } from "../src/mysql/index.js"
 
 describe("checkGrants (SHOW GRANTS of the query user)", () => {
   it.each([
@@ -56,5 +57,34 @@ describe("checkGrants (SHOW GRANTS of the query user)", () => {
     ])
     expect(problems.join(" ")).not.toContain("0123456789ABCDEF")
     expect(problems).toContain("WITH GRANT OPTION")
+  })
+})
+
+describe("ensureMysqlQueryUser configuration errors", () => {
+  const run = (options: Parameters<typeof ensureMysqlQueryUser>[0]) =>
+    Effect.runPromise(Effect.flip(ensureMysqlQueryUser(options)))
+
+  it.each([
+    ["an unparsable URL", { adminUrl: "not a url", queryUrl: "mysql://q:pw@h/db", databases: ["db"] }],
+    ["no query user", { adminUrl: "mysql://root@h/db", queryUrl: "mysql://h/db", databases: ["db"] }],
+    [
+      "the administrator as query user",
+      { adminUrl: "mysql://root@h/db", queryUrl: "mysql://root:x@h/db", databases: ["db"] }
+    ],
+    ["no database", { adminUrl: "mysql://root@h/db", queryUrl: "mysql://q:pw@h/db", databases: [] }]
+  ])("refuses %s with INVALID_CONFIG before connecting", async (_name, options) => {
+    const error = await run(options)
+    expect(error.code).toBe("INVALID_CONFIG")
+  })
+
+  it("reports an unreachable server as CONNECTION_FAILED", async () => {
+    const error = await run({
+      adminUrl: "mysql://root@127.0.0.1:1/db",
+      queryUrl: "mysql://q:pw@127.0.0.1:1/db",
+      databases: ["db"],
+      connectTimeoutMs: 1000
+    })
+    expect(error.code).toBe("CONNECTION_FAILED")
+    expect(error.internalMessage).not.toContain("pw")
   })
 })
