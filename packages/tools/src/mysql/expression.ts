@@ -86,6 +86,17 @@ export const qualifierCaseConflict = (env: ExprEnv, found: Scope, qualifier: str
   return false
 }
 
+/**
+ * Renders a resolved column with the spelling it resolved to (the allowlist's, or the derived
+ * column's), so the server never compares a different spelling (case, Unicode case folding such
+ * as the Kelvin sign) than the validator did.
+ */
+const setColumnName = (ref: Node, canonical: string) => {
+  if (typeof ref.column === "string") ref.column = canonical
+  else if (ref.column?.expr && typeof ref.column.expr.value === "string") ref.column.expr.value = canonical
+  else reject("UNSUPPORTED_SYNTAX", "unsupported column reference")
+}
+
 export const resolveColumn = (ref: Node, env: ExprEnv): Node => {
   const column = identValue(ref.column)
   if (column === undefined) reject("UNSUPPORTED_SYNTAX", "unsupported column reference")
@@ -111,6 +122,7 @@ export const resolveColumn = (ref: Node, env: ExprEnv): Node => {
         if (ref.db) ref.db = s.qualifier.db
         else ref.schema = s.qualifier.db
       }
+      setColumnName(ref, canonical!)
       return withInfo(env.ctx, ref, sourceColumnInfo(s, canonical!))
     }
     if (isSystemSchema(qualifier)) reject("SYSTEM_SCHEMA", "system schemas are not allowed")
@@ -122,7 +134,9 @@ export const resolveColumn = (ref: Node, env: ExprEnv): Node => {
   if (matches.length === 1) {
     const s = matches[0]!
     if (s.kind === "table") recordColumn(env.ctx, s, sourceHasColumn(s, column!)!)
-    return withInfo(env.ctx, ref, sourceColumnInfo(s, column!))
+    const canonical = sourceHasColumn(s, column!)!
+    setColumnName(ref, canonical)
+    return withInfo(env.ctx, ref, sourceColumnInfo(s, canonical))
   }
   if (alias !== undefined) {
     if (env.mode === "having" || env.mode === "group-item") {
