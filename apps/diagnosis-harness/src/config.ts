@@ -26,8 +26,13 @@ export type ModelConfig =
 export interface AppConfig {
   /** `REDIS_URL`: canonical store in Redis; absent -> in-memory store. */
   readonly redisUrl: string | null
-  /** `MYSQL_URL`: durable audit + `shop` business datasource; absent -> in-memory audit, no `query_mysql`. */
+  /** `MYSQL_URL`: durable audit + demo business schema (administrator); absent -> in-memory audit, no `query_mysql`. */
   readonly mysqlUrl: string | null
+  /**
+   * `MYSQL_QUERY_URL`: the SELECT-only user `query_mysql` runs as (same server as `MYSQL_URL`;
+   * `migrate` and startup create it with SELECT on the demo schema). Absent -> no `query_mysql`.
+   */
+  readonly mysqlQueryUrl: string | null
   readonly model: ModelConfig
   /** `SCENARIO` / `--scenario`: the demo incident of the embedded log world. */
   readonly scenario: ScenarioId
@@ -136,9 +141,27 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     }
   }
   const portRaw = overrides.port !== undefined ? String(overrides.port) : env.PORT
+  const mysqlUrl = url("MYSQL_URL", env.MYSQL_URL, ["mysql:", "mariadb:"])
+  const mysqlQueryUrl = url("MYSQL_QUERY_URL", env.MYSQL_QUERY_URL, ["mysql:", "mariadb:"])
+  if (mysqlQueryUrl !== null) {
+    if (mysqlUrl === null)
+      throw new ConfigError({
+        field: "MYSQL_QUERY_URL",
+        reason: "requires MYSQL_URL (the demo schema lives there)"
+      })
+    const queryUser = decodeURIComponent(new URL(mysqlQueryUrl).username)
+    if (queryUser === "")
+      throw new ConfigError({ field: "MYSQL_QUERY_URL", reason: "must name a SELECT-only user" })
+    if (queryUser === decodeURIComponent(new URL(mysqlUrl).username))
+      throw new ConfigError({
+        field: "MYSQL_QUERY_URL",
+        reason: "must use a SELECT-only user, not the MYSQL_URL administrator"
+      })
+  }
   return {
     redisUrl: url("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]),
-    mysqlUrl: url("MYSQL_URL", env.MYSQL_URL, ["mysql:", "mariadb:"]),
+    mysqlUrl,
+    mysqlQueryUrl,
     model,
     scenario: scenarioRaw,
     logMinutes: intIn("DEMO_LOG_MINUTES", env.DEMO_LOG_MINUTES, 60, 5, 1440),
@@ -171,7 +194,7 @@ export const mysqlDatabaseOf = (mysqlUrl: string): string => {
 export const describeBackends = (config: AppConfig) => ({
   canonical_store: config.redisUrl ? "redis" : "in-memory",
   audit: config.mysqlUrl ? "mysql" : "in-memory",
-  business_datasource: config.mysqlUrl ? "mysql" : "disabled",
+  business_datasource: config.mysqlUrl && config.mysqlQueryUrl ? "mysql" : "disabled",
   model: config.model.kind === "offline" ? "offline" : `openai-compatible:${config.model.model}`,
   scenario: config.scenario
 })

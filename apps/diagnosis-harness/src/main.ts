@@ -14,7 +14,8 @@ commands:
       run one diagnosis on the configured backends, print progress, the report and the trace summary
       (one question of at most 2000 characters: quote it)
   migrate
-      apply the audit schema and the demo business schema to MYSQL_URL
+      apply the audit schema and the demo business schema to MYSQL_URL, and create the
+      SELECT-only user of MYSQL_QUERY_URL (query_mysql runs as that user)
   serve [--port <n>] [--scenario <id>]
       serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz) until SIGINT/SIGTERM;
       a second signal forces the exit
@@ -24,7 +25,7 @@ commands:
 scenarios: db-pool-exhaustion (default), oom-killed, slow-query-orders, redis-timeouts, calm
 env: REDIS_URL, REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS,
      REDIS_RECONNECT_MAX_DELAY_MS, CANONICAL_STORE_KEY_PREFIX, CANONICAL_STORE_TTL_MS,
-     CANONICAL_STORE_MAX_RECORD_BYTES, MYSQL_URL, AUDIT_MYSQL_CONNECTION_LIMIT,
+     CANONICAL_STORE_MAX_RECORD_BYTES, MYSQL_URL, MYSQL_QUERY_URL, AUDIT_MYSQL_CONNECTION_LIMIT,
      AUDIT_MYSQL_CONNECT_TIMEOUT_MS, AUDIT_MYSQL_QUERY_TIMEOUT_MS, AUDIT_MYSQL_WRITE_TIMEOUT_MS,
      AUDIT_MYSQL_QUEUE_LIMIT, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
      MODEL_MAX_RETRIES, SCENARIO, DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST,
@@ -160,18 +161,23 @@ export const runMigrateCommand = async (config: AppConfig, io: Io): Promise<numb
     io.err("error: MYSQL_URL is not set (e.g. MYSQL_URL=mysql://root@127.0.0.1:3306/test)")
     return 1
   }
-  const exit = await Effect.runPromiseExit(migrateAll(config.mysqlUrl))
+  const exit = await Effect.runPromiseExit(migrateAll(config.mysqlUrl, config.mysqlQueryUrl))
   if (Exit.isFailure(exit)) {
     const error = Cause.squash(exit.cause)
     io.err(`error: ${error instanceof StartupError ? error.message : describeStartup(exit.cause)}`)
     return 1
   }
-  const { audit, business } = exit.value
+  const { audit, business, queryUser } = exit.value
   io.out(
     `audit schema: applied [${audit.applied.join(", ")}], already applied [${audit.alreadyApplied.join(", ")}]`
   )
   io.out(
     `demo business schema: applied [${business.applied.join(", ")}], already applied [${business.alreadyApplied.join(", ")}]`
+  )
+  io.out(
+    queryUser === null
+      ? "query user: MYSQL_QUERY_URL is not set (query_mysql disabled)"
+      : `query user: ${queryUser.user} has SELECT on ${queryUser.database} only`
   )
   return 0
 }

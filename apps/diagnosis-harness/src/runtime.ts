@@ -10,7 +10,9 @@ import { canonicalStoreLayerFromEnv } from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
   EmbeddedLogBackend,
+  ensureMysqlQueryUser,
   type LogBackendShape,
+  type MysqlExecutionError,
   lookupKnowledgeTool,
   makeMysqlReadOnlyExecutor,
   parseMysqlAllowlist,
@@ -28,8 +30,8 @@ import {
   type ScenarioId,
   toNdjson
 } from "./demo/index.js"
+import { type BackendFailure, backendAddress, describeBackendFailure } from "./startup-errors.js"
 import { telemetryLayer } from "./telemetry.js"
-import { type BackendFailure, describeBackendFailure } from "./startup-errors.js"
 
 /** What each startup stage is called in messages. */
 const STAGE_LABEL = {
@@ -107,13 +109,43 @@ export const demoSchemaMigration = () => ({
   statements: demoSchemaStatements()
 })
 
-/** Applies the audit schema and the demo business schema to `mysqlUrl` (idempotent). */
-export const migrateAll = (mysqlUrl: string) =>
+/** Creates the SELECT-only user of `MYSQL_QUERY_URL` with SELECT on the demo schema (idempotent). */
+const ensureQueryUser = (mysqlUrl: string, mysqlQueryUrl: string) =>
+  Effect.try({ try: () => mysqlDatabaseOf(mysqlUrl), catch: (e) => e }).pipe(
+    Effect.flatMap((database) =>
+      ensureMysqlQueryUser({ adminUrl: mysqlUrl, queryUrl: mysqlQueryUrl, databases: [database] })
+    )
+  )
+
+/**
+ * Applies the audit schema and the demo business schema to `mysqlUrl` (idempotent); with
+ * `mysqlQueryUrl`, also creates its SELECT-only user for `query_mysql`.
+ */
+export const migrateAll = (mysqlUrl: string, mysqlQueryUrl: string | null = null) =>
   Effect.gen(function* () {
     const audit = yield* migrate(mysqlUrl)
     const business = yield* migrate(mysqlUrl, { migrations: [demoSchemaMigration()] })
-    return { audit, business }
+    const queryUser =
+      mysqlQueryUrl === null
+        ? null
+        : {
+            ...(yield* ensureQueryUser(mysqlUrl, mysqlQueryUrl)),
+            database: new URL(mysqlUrl).pathname.slice(1)
+          }
+    return { audit, business, queryUser }
   }).pipe(Effect.catch(mysqlStartupError("migrate", mysqlUrl)))
+
+/** The query user may do more than SELECT: say so (the problems hold no secrets), never start. */
+const unsafeQueryUser = (url: string) => (error: MysqlExecutionError) =>
+  error.code === "UNSAFE_PRIVILEGES"
+    ? Effect.fail(
+        new StartupError({
+          stage: "mysql_datasource",
+          reason: `the MYSQL_QUERY_URL user at ${backendAddress("MySQL", url)} is not read-only (${error.internalMessage.replace(/^[^:]*refused: /, "")}); use a user with only SELECT on the demo schema (migrate creates one)`,
+          cause: error
+        })
+      )
+    : mysqlStartupError("mysql_datasource", url)(error)
 
 /** A clock that starts at `now` and advances with the real clock. */
 export const shiftedClockLayer = (now: number): Layer.Layer<never> =>
@@ -184,21 +216,25 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
         lookupKnowledgeTool({ search }),
         queryLogsTool({ backend: logs, sourceLimit: 500 })
       ]
-      if (config.mysqlUrl !== null) {
+      if (config.mysqlUrl !== null && config.mysqlQueryUrl !== null) {
         const database = mysqlDatabaseOf(config.mysqlUrl)
         yield* migrate(config.mysqlUrl, { migrations: [demoSchemaMigration()] }).pipe(
+          Effect.catch(mysqlStartupError("migrate", config.mysqlUrl))
+        )
+        yield* ensureQueryUser(config.mysqlUrl, config.mysqlQueryUrl).pipe(
           Effect.catch(mysqlStartupError("migrate", config.mysqlUrl))
         )
         const allowlist = yield* parseMysqlAllowlist(demoAllowlistJson(database)).pipe(
           Effect.mapError((e) => new StartupError({ stage: "mysql_datasource", reason: e.detail, cause: e }))
         )
+        // query_mysql runs as the SELECT-only user; the executor refuses any other at startup.
         const executor = yield* makeMysqlReadOnlyExecutor({
-          url: config.mysqlUrl,
+          url: config.mysqlQueryUrl,
           connectTimeoutMs: 5000,
           statementTimeoutMs: 5000,
           maxRows: 200,
           databases: { [DEMO_DATASOURCE]: database }
-        }).pipe(Effect.catch(mysqlStartupError("mysql_datasource", config.mysqlUrl)))
+        }).pipe(Effect.catch(unsafeQueryUser(config.mysqlQueryUrl)))
         tools.push(queryMysqlTool({ allowlist, executor, defaultDatasource: DEMO_DATASOURCE, maxRows: 50 }))
       }
       return { tools, scenario: config.scenario, maxSteps: config.maxSteps }

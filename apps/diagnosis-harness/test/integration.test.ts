@@ -20,7 +20,16 @@ import {
 const [hasRedis, hasMysql] = await Promise.all([redisGate(), mysqlGate()])
 
 describe.runIf(hasRedis && hasMysql)("diagnose end to end on Redis + MySQL (query_mysql included)", () => {
-  const env = { REDIS_URL: redisUrl(), MYSQL_URL: mysqlUrl(), SCENARIO: "slow-query-orders" }
+  // query_mysql runs as a SELECT-only user that `migrate` creates from MYSQL_QUERY_URL.
+  const queryUrl = new URL(mysqlUrl())
+  queryUrl.username = "aiops_app_query"
+  queryUrl.password = "aiops-app-query-pw"
+  const env = {
+    REDIS_URL: redisUrl(),
+    MYSQL_URL: mysqlUrl(),
+    MYSQL_QUERY_URL: queryUrl.toString(),
+    SCENARIO: "slow-query-orders"
+  }
   const config = loadConfig(env)
   const model: ModelCapture = { requests: [] }
   let runtime: AppRuntime
@@ -30,6 +39,7 @@ describe.runIf(hasRedis && hasMysql)("diagnose end to end on Redis + MySQL (quer
     const migrate = captureIo(env)
     expect(await main(["migrate"], migrate.io), migrate.err.join("\n")).toBe(0)
     expect(migrate.out.join("\n")).toContain("demo business schema")
+    expect(migrate.out.join("\n")).toContain("query user: aiops_app_query has SELECT on")
     // The app's MySQL audit, with its handle kept to read every row afterwards.
     const auditLayer = Layer.effectContext(
       Effect.map(MysqlAudit.make({ url: config.mysqlUrl!, migrate: true }), (handle) => {

@@ -9,7 +9,7 @@ import {
   type ToolCallId
 } from "@aiops-harness/core"
 import { Effect, Option } from "effect"
-import { type CitationToolPolicy, citationKindMatchesTool } from "./citation-tools.js"
+import { type CitationToolPolicy, citationKindMatchesTool, DEFAULT_MYSQL_TOOLS } from "./citation-tools.js"
 import type { Citation, DraftReport } from "./draft.js"
 import { checkNegativeClaim, negativeClaimBeyondAbsence, scopedNegativeText } from "./negative.js"
 import { isBareRowIndex, refPresent } from "./refs.js"
@@ -29,6 +29,7 @@ export type CitationFailureReason =
   | "NEGATIVE_CLAIM_BEYOND_ABSENCE"
   | "CITATION_KIND_MISMATCH"
   | "ROW_REF_TOO_WEAK"
+  | "LITERAL_CELL"
   | "STORE_UNAVAILABLE"
 
 export interface CitationFailure {
@@ -123,10 +124,12 @@ const checkCitation = (
   }
   if (citation.kind === "no_evidence") return { ...base, reason: null }
   if (citation.kind === "row" && isBareRowIndex(citation.ref)) return { ...base, reason: "ROW_REF_TOO_WEAK" }
-  return {
-    ...base,
-    reason: refPresent(record.agentResult, citation.kind, citation.ref) ? null : "REF_NOT_FOUND"
-  }
+  // SQL results: only cells of columns the validated plan derived from table data are evidence.
+  const tableCellsOnly = (policy.rowTools ?? DEFAULT_MYSQL_TOOLS).has(record.toolName)
+  if (refPresent(record.agentResult, citation.kind, citation.ref, { tableCellsOnly }))
+    return { ...base, reason: null }
+  const literal = tableCellsOnly && refPresent(record.agentResult, citation.kind, citation.ref)
+  return { ...base, reason: literal ? "LITERAL_CELL" : "REF_NOT_FOUND" }
 }
 
 /** The harness wording of a passed negative claim: one sentence per distinct cited record. */
@@ -152,7 +155,9 @@ const scopedTextOf = (citations: ReadonlyArray<Citation>, lookups: ReadonlyMap<s
  * (`NOT_NO_EVIDENCE`) and is released in the harness's wording (`ClaimCheck.scopedText`).
  * `pattern`, `document` and `row` citations must cite a log, knowledge and MySQL call
  * respectively (`CITATION_KIND_MISMATCH`, {@link CitationToolPolicy}). A bare row index is
- * `ROW_REF_TOO_WEAK`: rows are cited by `column=value` / `rows[i].column=value`. Any store
+ * `ROW_REF_TOO_WEAK`: rows are cited by `column=value` / `rows[i].column=value`. A SQL cell (row or excerpt)
+ * counts only when its column's `origin` is `table`; a cell computed from statement literals is
+ * `LITERAL_CELL`. Any store
  * failure fails the whole draft closed (`STORE_UNAVAILABLE`).
  */
 export const evidenceGuard = (input: {

@@ -9,6 +9,7 @@ export {
   isBareRowIndex,
   MIN_EXCERPT_CHARS,
   parseRowRef,
+  type RefOptions,
   type RowRef,
   refPresent
 } from "./refs.js"

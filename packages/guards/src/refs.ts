@@ -27,11 +27,43 @@ export const EXCERPT_FIELDS: Readonly<Record<string, ReadonlyArray<string>>> = {
   timeline: ["message"]
 }
 
+/**
+ * Options of {@link refPresent} / {@link evidenceTexts}. `tableCellsOnly`: a row cell counts only
+ * when its column is listed in `columns` with `origin: "table"` (the MySQL projection's provenance:
+ * `'text' AS finding` is `literal`, `CONCAT(status, 'text')` is `mixed`; neither is evidence).
+ */
+export interface RefOptions {
+  readonly tableCellsOnly?: boolean
+}
+
+/** Names of the columns whose cells are table data (`origin: "table"`). */
+const tableColumns = (agentResult: JsonObject): ReadonlySet<string> => {
+  const out = new Set<string>()
+  const columns = agentResult.columns
+  if (!Array.isArray(columns)) return out
+  for (const c of columns) {
+    if (isObject(c) && typeof c.name === "string" && c.origin === "table") out.add(c.name)
+  }
+  return out
+}
+
+/** The row cells a citation may use, as `[column, cell]` pairs per row. */
+const citableRows = (agentResult: JsonObject, options?: RefOptions): Array<Array<[string, Json]> | null> => {
+  const rows = agentResult.rows
+  if (!Array.isArray(rows)) return []
+  const allowed = options?.tableCellsOnly ? tableColumns(agentResult) : undefined
+  return rows.map((row) =>
+    isObject(row)
+      ? Object.entries(row).filter(([k, v]) => v !== undefined && (allowed === undefined || allowed.has(k)))
+      : null
+  ) as Array<Array<[string, Json]> | null>
+}
+
 const cellText = (cell: Json | undefined): string | null =>
   cell === undefined ? null : cell === null ? "null" : typeof cell === "object" ? null : String(cell)
 
 /** The evidence text of a stored projection (see {@link EXCERPT_FIELDS}; MySQL: every cell value). */
-export const evidenceTexts = (agentResult: JsonObject): string[] => {
+export const evidenceTexts = (agentResult: JsonObject, options?: RefOptions): string[] => {
   const out: string[] = []
   for (const [list, fields] of Object.entries(EXCERPT_FIELDS)) {
     const items = agentResult[list]
@@ -45,14 +77,11 @@ export const evidenceTexts = (agentResult: JsonObject): string[] => {
       }
     }
   }
-  const rows = agentResult.rows
-  if (Array.isArray(rows)) {
-    for (const row of rows) {
-      if (!isObject(row)) continue
-      for (const cell of Object.values(row)) {
-        const text = cellText(cell)
-        if (text !== null) out.push(text)
-      }
+  for (const row of citableRows(agentResult, options)) {
+    if (row === null) continue
+    for (const [, cell] of row) {
+      const text = cellText(cell)
+      if (text !== null) out.push(text)
     }
   }
   return out
@@ -86,14 +115,14 @@ export const parseRowRef = (ref: string): RowRef | null => {
 /** `3`, `rows[3]` or `rows[3].`: a row position that says nothing about the row's content. */
 export const isBareRowIndex = (ref: string): boolean => /^(?:\d{1,6}|rows\[\d{1,6}\]\.?)$/.test(ref.trim())
 
-const rowMatches = (agentResult: JsonObject, ref: RowRef): boolean => {
-  const rows = agentResult.rows
-  if (!Array.isArray(rows)) return false
-  const candidates = ref.index === null ? rows : ref.index < rows.length ? [rows[ref.index]] : []
+const rowMatches = (agentResult: JsonObject, ref: RowRef, options?: RefOptions): boolean => {
+  const rows = citableRows(agentResult, options)
+  const candidates = ref.index === null ? rows : ref.index < rows.length ? [rows[ref.index]!] : []
   return candidates.some((row) => {
-    if (!isObject(row)) return false
-    const cell = cellText(row[ref.column])
-    return cell !== null && cell === ref.value
+    if (row === null) return false
+    const cell = row.find(([k]) => k === ref.column)
+    const text = cell === undefined ? null : cellText(cell[1])
+    return text !== null && text === ref.value
   })
 }
 
@@ -106,8 +135,14 @@ const rowMatches = (agentResult: JsonObject, ref: RowRef): boolean => {
  *   normalized) occurs inside one evidence text field ({@link evidenceTexts});
  * - `row`: `column=value` matching a cell of some row, or `rows[i].column=value` matching a
  *   cell of row `i` (cells stringified, `null` as `null`); a bare index never matches.
+ * With `tableCellsOnly`, row cells count only in columns marked `origin: "table"`.
  */
-export const refPresent = (agentResult: JsonObject, kind: string, ref: string): boolean => {
+export const refPresent = (
+  agentResult: JsonObject,
+  kind: string,
+  ref: string,
+  options?: RefOptions
+): boolean => {
   switch (kind) {
     case "document":
       return ref !== "" && listHasId(agentResult, "evidence", "document_id", ref)
@@ -116,11 +151,11 @@ export const refPresent = (agentResult: JsonObject, kind: string, ref: string): 
     case "excerpt": {
       const needle = normalize(ref)
       if (needle.length < MIN_EXCERPT_CHARS) return false
-      return evidenceTexts(agentResult).some((t) => normalize(t).includes(needle))
+      return evidenceTexts(agentResult, options).some((t) => normalize(t).includes(needle))
     }
     case "row": {
       const parsed = parseRowRef(ref)
-      return parsed !== null && rowMatches(agentResult, parsed)
+      return parsed !== null && rowMatches(agentResult, parsed, options)
     }
     default:
       return false

@@ -74,8 +74,8 @@ const rows: JsonObject = {
   truncated: false,
   datasource: "demo",
   columns: [
-    { name: "status", type: "VARCHAR" },
-    { name: "payment_count", type: "BIGINT" }
+    { name: "status", type: "VARCHAR", origin: "table" },
+    { name: "n", type: "BIGINT", origin: "table" }
   ],
   rows: [
     { status: "FAILED", n: 12 },

@@ -26,7 +26,13 @@ export const projectMysqlRows = (
     fromResult(() => {
       const raw = parseStrict(MysqlRawSchema, input.raw)
       if (raw instanceof ProjectionError) return raw
-      const columns = raw.columns.map((column) => ({ name: column.name, type: column.type }))
+      // `origin` says whether a column's cells are table data; unknown provenance is `literal`,
+      // so EvidenceGuard never accepts a cell the statement could have written itself.
+      const columns = raw.columns.map((column) => ({
+        name: column.name,
+        type: column.type,
+        origin: column.origin ?? "literal"
+      }))
       const masked = columns.map((column) => isSensitiveColumn(column.name))
       let cut = raw.truncated || raw.rowCount > raw.rows.length || raw.rows.length > limits.maxRows
       const rows: Array<Record<string, Cell>> = []

@@ -71,7 +71,14 @@ export type MysqlCellRaw = z.output<typeof MysqlCellRawSchema>
 
 export const MysqlRawSchema = z
   .strictObject({
-    columns: z.array(z.strictObject({ name: z.string(), type: z.string() })),
+    columns: z.array(
+      z.strictObject({
+        name: z.string(),
+        type: z.string(),
+        /** Provenance from the validated plan; absent means unknown (cells are not evidence). */
+        origin: z.enum(["table", "mixed", "literal"]).optional()
+      })
+    ),
     rows: z.array(z.record(z.string(), MysqlCellRawSchema)),
     rowCount: z.number().int().min(0),
     truncated: z.boolean()

@@ -14,6 +14,33 @@ const result = (columns: string[], rows: Array<Record<string, unknown>>, extra: 
 })
 
 describe("projectMysqlRows", () => {
+  it("carries each column's provenance into the observation", () => {
+    const p = ok(
+      run(project, request, {
+        columns: [
+          { name: "status", type: "VAR_STRING", origin: "table" },
+          { name: "finding", type: "VAR_STRING", origin: "literal" },
+          { name: "note", type: "VAR_STRING", origin: "mixed" }
+        ],
+        rows: [{ status: "PAID", finding: "HikariPool exhausted", note: "PAID!" }],
+        rowCount: 1,
+        truncated: false
+      })
+    )
+    expect((p.observation as { columns: unknown }).columns).toEqual([
+      { name: "status", type: "VAR_STRING", origin: "table" },
+      { name: "finding", type: "VAR_STRING", origin: "literal" },
+      { name: "note", type: "VAR_STRING", origin: "mixed" }
+    ])
+    const bad = run(project, request, {
+      columns: [{ name: "status", type: "VAR_STRING", origin: "trusted" }],
+      rows: [],
+      rowCount: 0,
+      truncated: false
+    })
+    expect(bad.ok).toBe(false)
+  })
+
   it("keeps number, boolean and null types", () => {
     const p = ok(
       run(
@@ -24,11 +51,12 @@ describe("projectMysqlRows", () => {
     )
     expect(p.observation).toEqual({
       datasource: "orders",
+      // No provenance in the raw result -> `literal` (not evidence).
       columns: [
-        { name: "id", type: "VARCHAR" },
-        { name: "ratio", type: "VARCHAR" },
-        { name: "active", type: "VARCHAR" },
-        { name: "note", type: "VARCHAR" }
+        { name: "id", type: "VARCHAR", origin: "literal" },
+        { name: "ratio", type: "VARCHAR", origin: "literal" },
+        { name: "active", type: "VARCHAR", origin: "literal" },
+        { name: "note", type: "VARCHAR", origin: "literal" }
       ],
       rows: [{ id: 7, ratio: 0.25, active: true, note: null }]
     })

@@ -105,6 +105,9 @@ const throughBoundary = (
             maxRows: 50,
             databases: { shop: DATABASE },
             connectionLimit: 1,
+            // This suite runs as the server's administrator; the privilege check is covered in
+            // mysql-executor.test.ts (SELECT-only user accepted, root refused).
+            allowPrivilegedUser: true,
             onStatement: (sql) => statements.push(sql)
           })
         )

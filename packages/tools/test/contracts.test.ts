@@ -450,6 +450,14 @@ describe("raw response schemas (0002)", () => {
                 "name": {
                   "type": "string",
                 },
+                "origin": {
+                  "enum": [
+                    "table",
+                    "mixed",
+                    "literal",
+                  ],
+                  "type": "string",
+                },
                 "type": {
                   "type": "string",
                 },

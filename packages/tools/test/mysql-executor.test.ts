@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import mysql from "mysql2/promise"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  ensureMysqlQueryUser,
   type MysqlAllowlist,
   MysqlExecutionError,
   type MysqlQueryPlan,
@@ -14,23 +15,29 @@ import {
 import {
   acceptedCorpus,
   acceptedShadowingCorpus,
+  bypassCorpus,
   DEMO_DATASOURCE,
   DEMO_SCHEMA,
   demoAllowlistJson,
+  harmlessBypassCorpus,
   rejectedCorpus
 } from "./fixtures/mysql-corpus.js"
 import { describeMysql, MYSQL_URL } from "./mysql-integration.js"
 
 const RO_USER = "aiops_tools_ro"
 const RO_PASSWORD = "aiops_tools_ro_pw"
+/** Users the startup privilege check must refuse (created and dropped by this suite). */
+const SYSREAD_USER = "aiops_tools_sysread"
+const FILE_USER = "aiops_tools_file"
 
-const roUrl = (() => {
+const urlFor = (user: string, password: string) => {
   const u = new URL(MYSQL_URL)
-  u.username = RO_USER
-  u.password = RO_PASSWORD
+  u.username = user
+  u.password = password
   u.pathname = `/${DEMO_SCHEMA}`
   return u.toString()
-})()
+}
+const roUrl = urlFor(RO_USER, RO_PASSWORD)
 
 const allowlist: MysqlAllowlist = Effect.runSync(parseMysqlAllowlist(demoAllowlistJson))
 const ghostAllowlist: MysqlAllowlist = Effect.runSync(
@@ -74,9 +81,15 @@ const withExecutor = <A, E>(
 const runPlan = (plan: MysqlQueryPlan, config = baseConfig()): Promise<MysqlQueryResult> =>
   withExecutor(config, (x) => x.execute(plan))
 
+/** The failure of building the executor (startup checks) or of executing `plan`. */
 const runFailure = (plan: MysqlQueryPlan, config = baseConfig()): Promise<MysqlExecutionError> =>
-  withExecutor(config, (x) =>
-    Effect.result(x.execute(plan)).pipe(
+  Effect.runPromise(
+    Effect.result(
+      Effect.gen(function* () {
+        const executor = yield* MysqlReadOnlyExecutor
+        return yield* executor.execute(plan)
+      }).pipe(Effect.provide(MysqlReadOnlyExecutor.layer(config)))
+    ).pipe(
       Effect.map((r) => {
         if (r._tag !== "Failure") throw new Error("expected failure")
         return r.failure
@@ -135,6 +148,15 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
     await admin.query(`CREATE USER IF NOT EXISTS '${RO_USER}'@'localhost' IDENTIFIED BY '${RO_PASSWORD}'`)
     await admin.query(`GRANT SELECT ON \`${DEMO_SCHEMA}\`.* TO '${RO_USER}'@'%'`)
     await admin.query(`GRANT SELECT ON \`${DEMO_SCHEMA}\`.* TO '${RO_USER}'@'localhost'`)
+    for (const [user, grants] of [
+      [SYSREAD_USER, [`SELECT ON \`${DEMO_SCHEMA}\`.*`, "SELECT ON mysql.*"]],
+      [FILE_USER, [`SELECT ON \`${DEMO_SCHEMA}\`.*`, "FILE ON *.*"]]
+    ] as const) {
+      for (const host of ["%", "localhost"]) {
+        await admin.query(`CREATE USER IF NOT EXISTS '${user}'@'${host}' IDENTIFIED BY '${user}-pw'`)
+        for (const g of grants) await admin.query(`GRANT ${g} TO '${user}'@'${host}'`)
+      }
+    }
   })
 
   afterAll(async () => {
@@ -142,7 +164,236 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
       await admin.query("SET GLOBAL general_log = ?", [previousLog.general_log === "ON" ? 1 : 0])
       await admin.query("SET GLOBAL log_output = ?", [previousLog.log_output])
     }
+    for (const user of [SYSREAD_USER, FILE_USER])
+      for (const host of ["%", "localhost"]) await admin?.query(`DROP USER IF EXISTS '${user}'@'${host}'`)
     await admin?.end()
+  })
+
+  describe("startup privilege check (SHOW GRANTS)", () => {
+    it("accepts the SELECT-only user", async () => {
+      const statements: Array<string> = []
+      const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 1"), baseConfig(statements))
+      expect(result.rows).toEqual([{ id: 1 }])
+      expect(statements[0]).toBe("SHOW GRANTS")
+    })
+
+    it.each([
+      ["root (the server's administrator)", MYSQL_URL, /global|PRIVILEGES|GRANT OPTION/],
+      ["a user that can read mysql.*", urlFor(SYSREAD_USER, `${SYSREAD_USER}-pw`), /system schema/],
+      ["a user with FILE", urlFor(FILE_USER, `${FILE_USER}-pw`), /FILE/]
+    ])("refuses %s with UNSAFE_PRIVILEGES before running anything", async (_name, url, detail) => {
+      const statements: Array<string> = []
+      const error = await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(statements), url })
+      expect(error.code).toBe("UNSAFE_PRIVILEGES")
+      expect(error.internalMessage).toMatch(detail)
+      expect(error.internalMessage).not.toMatch(/PASSWORD|\*[0-9A-F]{40}/)
+      expect(statements).toEqual(["SHOW GRANTS"])
+    })
+
+    it("ensureMysqlQueryUser creates a user the check accepts", async () => {
+      const made = urlFor("aiops_tools_made", "aiops-tools-made-pw")
+      try {
+        const created = await Effect.runPromise(
+          ensureMysqlQueryUser({ adminUrl: MYSQL_URL, queryUrl: made, databases: [DEMO_SCHEMA] })
+        )
+        expect(created.user).toBe("aiops_tools_made")
+        const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 3"), {
+          ...baseConfig(),
+          url: made
+        })
+        expect(result.rows).toEqual([{ id: 3 }])
+      } finally {
+        for (const host of ["%", "localhost"])
+          await admin.query(`DROP USER IF EXISTS 'aiops_tools_made'@'${host}'`)
+      }
+    })
+
+    it("allowPrivilegedUser skips the check (tests only)", async () => {
+      const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 1"), {
+        ...baseConfig(),
+        url: MYSQL_URL,
+        allowPrivilegedUser: true
+      })
+      expect(result.rowCount).toBe(1)
+    })
+  })
+
+  describe("result byte cap", () => {
+    it("stops reading a result over maxResultBytes with RESULT_TOO_LARGE; the pool recovers", async () => {
+      const big = planOf("SELECT id, sku, unit_price FROM order_items ORDER BY id")
+      const small = planOf("SELECT id FROM orders WHERE id = 2")
+      const [error, after] = await withExecutor(
+        { ...baseConfig(), maxResultBytes: 512, connectionLimit: 1 },
+        (x) =>
+          Effect.gen(function* () {
+            const failed = yield* Effect.result(x.execute(big))
+            const ok = yield* x.execute(small)
+            return [failed, ok] as const
+          })
+      )
+      expect(error._tag).toBe("Failure")
+      if (error._tag === "Failure") expect(error.failure.code).toBe("RESULT_TOO_LARGE")
+      expect(after.rows).toEqual([{ id: 2 }])
+    })
+
+    it("rejects a non-positive cap", async () => {
+      expect(
+        (await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(), maxResultBytes: 0 })).code
+      ).toBe("INVALID_CONFIG")
+    })
+  })
+
+  describe("issue 9 on the server", () => {
+    it("returns each column's provenance with the result", async () => {
+      const result = await runPlan(
+        planOf(
+          "SELECT 'HikariPool-1 connection pool exhausted on checkout-api' AS finding, 'p1a2b3c4' AS pattern_id, status, CONCAT(status, '!') AS s2 FROM orders ORDER BY id LIMIT 1"
+        )
+      )
+      expect(result.columns.map((c) => [c.name, c.origin])).toEqual([
+        ["finding", "literal"],
+        ["pattern_id", "literal"],
+        ["status", "table"],
+        ["s2", "mixed"]
+      ])
+      expect(result.rows[0]).toMatchObject({
+        finding: "HikariPool-1 connection pool exhausted on checkout-api",
+        status: "paid"
+      })
+    })
+
+    it("no cell of a `table` column ever carries a literal the statement wrote (marker sweep)", async () => {
+      // Each template wraps a column (X) and a marker literal (M) the way a model might launder it.
+      const templates = [
+        "CONCAT(X, M)",
+        "CONCAT_WS(M, X, X)",
+        "IF(X IS NULL, M, X)",
+        "IFNULL(X, M)",
+        "COALESCE(X, M)",
+        "NULLIF(M, X)",
+        "GREATEST(X, M)",
+        "LEAST(X, M)",
+        "ELT(1, M, X)",
+        "CASE WHEN X IS NOT NULL THEN M END",
+        "CASE X WHEN 'nope' THEN X ELSE M END",
+        "REPLACE(X, 'a', M)",
+        "REPLACE(M, 'Z', X)",
+        "LPAD(X, 20, M)",
+        "RPAD(X, 20, M)",
+        "TRIM(BOTH 'x' FROM CONCAT(M, X))",
+        "SUBSTRING(CONCAT(M, X), 1, 10)",
+        "LEFT(CONCAT(M, X), 8)",
+        "RIGHT(CONCAT(X, M), 8)",
+        "SUBSTRING_INDEX(CONCAT(M, ',', X), ',', 1)",
+        "LOWER(CONCAT(X, M))",
+        "UPPER(M)",
+        "REVERSE(REVERSE(M))",
+        "JSON_OBJECT(M, X)",
+        "JSON_ARRAY(X, M)",
+        "JSON_UNQUOTE(JSON_EXTRACT(JSON_ARRAY(M, X), '$[0]'))",
+        "JSON_QUOTE(M)",
+        "MAX(M)",
+        "MIN(CONCAT(X, M))",
+        "GROUP_CONCAT(X SEPARATOR M)",
+        "GROUP_CONCAT(M)",
+        // MariaDB has no LAG default argument: COALESCE is how the default is written there.
+        "COALESCE(LAG(X, 1) OVER (ORDER BY id), M)",
+        "LAG(X, 1) OVER (ORDER BY id)",
+        "FIRST_VALUE(M) OVER (ORDER BY id)",
+        "CAST(M AS CHAR)",
+        "CONVERT(M USING utf8mb4)",
+        "(SELECT M)",
+        "(SELECT CONCAT(X, M) FROM orders o2 WHERE o2.id = orders.id)",
+        "X + 987654",
+        "987654 - X * 0",
+        "ROUND(987654)",
+        "ABS(-987654)",
+        "COUNT(*) * 0 + 987654",
+        "SUM(987654)",
+        "MAX(X) OR 987654",
+        "FORMAT(987654, 0)",
+        "DATE_FORMAT(created_at, 'ZZMARK %Y')"
+      ]
+      const statements = templates.flatMap((t) =>
+        ["status", "currency", "id"].map((x) => {
+          const expr = t.replaceAll("X", x).replaceAll("M", "'ZZMARK'")
+          const grouped = /\b(MAX|MIN|GROUP_CONCAT|SUM|COUNT)\(/.test(t) && !t.includes("OVER")
+          return `SELECT ${expr} AS v${grouped ? "" : ", id"} FROM orders${grouped ? "" : " ORDER BY id"}`
+        })
+      )
+      const derived = [
+        "SELECT t.m FROM (SELECT 'ZZMARK' AS m FROM orders) t",
+        "WITH c(m) AS (SELECT CONCAT(status, 'ZZMARK') FROM orders) SELECT m FROM c",
+        "SELECT status FROM orders UNION ALL SELECT 'ZZMARK'",
+        "SELECT x.* FROM (SELECT status, 'ZZMARK' AS m FROM orders) x"
+      ]
+      let accepted = 0
+      let tableColumns = 0
+      const failedOnServer: Array<string> = []
+      await withExecutor(baseConfig(), (x) =>
+        Effect.forEach([...statements, ...derived], (sql) =>
+          Effect.gen(function* () {
+            const plan = yield* Effect.result(
+              validateMysqlQuery({ datasource: DEMO_DATASOURCE, sql }, allowlist)
+            )
+            if (plan._tag === "Failure") return
+            const outcome = yield* Effect.result(x.execute(plan.success))
+            if (outcome._tag === "Failure") {
+              failedOnServer.push(`${outcome.failure.serverCode ?? outcome.failure.code}: ${sql}`)
+              return
+            }
+            const result = outcome.success
+            accepted++
+            for (const column of result.columns) {
+              if (column.origin !== "table") continue
+              tableColumns++
+              for (const row of result.rows) {
+                const cell = String(row[column.name])
+                expect(cell, `${sql} -> ${column.name}`).not.toContain("ZZMARK")
+                expect(cell, `${sql} -> ${column.name}`).not.toContain("987654")
+              }
+            }
+          })
+        )
+      )
+      // Most templates run (and are marked mixed/literal); the check saw real table columns too.
+      expect(failedOnServer).toEqual([])
+      expect(accepted).toBeGreaterThan(100)
+      expect(tableColumns).toBeGreaterThan(50)
+    })
+
+    it("runs every harmless-looking bypass exactly as rendered, as the SELECT-only user", async () => {
+      const sent: Array<string> = []
+      const plans = harmlessBypassCorpus.map((c) => planOf(c.sql))
+      const results = await withExecutor(baseConfig(sent), (x) => Effect.forEach(plans, (p) => x.execute(p)))
+      for (const c of harmlessBypassCorpus) expect(sent).toContain(c.rendered)
+      const byRendered = new Map(harmlessBypassCorpus.map((c, i) => [c.rendered, results[i]!]))
+      const at = (sql: string) => {
+        const c = harmlessBypassCorpus.find((x) => x.sql === sql)
+        if (!c) throw new Error(sql)
+        return byRendered.get(c.rendered)!
+      }
+      // The comment-like text stayed inside its literal: no row has that status, nothing else ran.
+      expect(at("SELECT id FROM orders WHERE status = 'a-b #c -- d /* e */ ; f' ORDER BY id").rows).toEqual(
+        []
+      )
+      expect(at("SELECT id FROM orders WHERE id = 1 #x\n UNION SELECT 1").rows).toEqual([{ id: 1 }])
+      // Adjacent literals: the server ran the rendered alias form, not 'ab'.
+      expect(at("SELECT 'a' 'b' FROM orders LIMIT 1").rows).toEqual([{ b: "a" }])
+      expect(at("SELECT id FROM orders WHERE status IN ('paid', \"shipped\") ORDER BY id").rows).toEqual([
+        { id: 1 },
+        { id: 2 },
+        { id: 4 },
+        { id: 5 }
+      ])
+      expect(
+        at("SELECT REPLACE(status, '', LPAD('', 1000, 'x')) AS r FROM orders WHERE id = 1").rows
+      ).toEqual([{ r: "paid" }])
+      // group_concat_max_len is pinned per session: 300 x 1000 characters come back capped.
+      const g = at("SELECT GROUP_CONCAT(LPAD('',1000,'a')) AS g FROM order_items").rows[0]?.g
+      expect(typeof g === "string" && g.length).toBe(16_384)
+      for (const r of results) expect(JSON.stringify(r.rows)).not.toContain("hash-")
+    })
   })
 
   it("runs a plan and keeps numbers, nulls and dates typed", async () => {
@@ -346,7 +597,8 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
           if (o.failure._tag === "MysqlQueryRejected") expect(o.failure.reason).toBe("COLUMN_NOT_ALLOWED")
         }
       }
-      expect(sent).toEqual([])
+      // Only the startup privilege check ran.
+      expect(sent).toEqual(["SHOW GRANTS"])
     })
 
     it("runs the accepted alias forms without exposing any hash", async () => {
@@ -374,7 +626,7 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
 
       const sent: Array<string> = []
       const outcomes = await withExecutor(baseConfig(sent), (x) =>
-        Effect.forEach(rejectedCorpus, (c) =>
+        Effect.forEach([...rejectedCorpus, ...bypassCorpus], (c) =>
           Effect.result(
             validateMysqlQuery({ datasource: c.datasource ?? DEMO_DATASOURCE, sql: c.sql }, allowlist).pipe(
               Effect.flatMap((plan) => x.execute(plan))
@@ -382,16 +634,19 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
           )
         ).pipe(
           // One accepted plan through the same pool proves the log is capturing this user.
-          Effect.tap(() => x.execute(planOf("SELECT id FROM orders WHERE id = 4")))
+          Effect.tap(() => x.execute(planOf("SELECT id FROM orders WHERE id = 4"))),
+          // The accepted look-alikes: the server logs exactly the rendered plan, byte for byte.
+          Effect.tap(() => Effect.forEach(harmlessBypassCorpus, (c) => x.execute(planOf(c.sql))))
         )
       )
       for (const o of outcomes) {
         expect(o._tag).toBe("Failure")
         if (o._tag === "Failure") expect(o.failure._tag).toBe("MysqlQueryRejected")
       }
-      // Only the one accepted plan (plus session setup) was sent.
-      expect(sent.filter((s) => s.includes("orders"))).toEqual([
-        "SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200"
+      // Only the accepted plans (plus session setup) were sent.
+      expect(sent.filter((s) => s.startsWith("SELECT") && s !== "SELECT VERSION() AS v")).toEqual([
+        "SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200",
+        ...harmlessBypassCorpus.map((c) => c.rendered)
       ])
 
       const [logRows] = await admin.query<mysql.RowDataPacket[]>(
@@ -400,16 +655,20 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
       )
       const logged = logRows.map((r) => String(r.argument))
       expect(logged).toContain("SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200")
-      for (const c of rejectedCorpus) {
-        if (c.sql.trim() === "") continue
+      for (const c of harmlessBypassCorpus) expect(logged, c.sql).toContain(c.rendered)
+      for (const c of [...rejectedCorpus, ...bypassCorpus]) {
+        // SHOW GRANTS is also the executor's own startup privilege check.
+        if (c.sql.trim() === "" || c.sql === "SHOW GRANTS") continue
         expect(logged).not.toContain(c.sql)
       }
       for (const statement of logged) {
         const known =
           statement === "SELECT `id` FROM `orders` WHERE `id` = 4 LIMIT 200" ||
+          harmlessBypassCorpus.some((c) => c.rendered === statement) ||
           statement === "START TRANSACTION READ ONLY" ||
           statement === "ROLLBACK" ||
           statement === "SELECT VERSION() AS v" ||
+          statement === "SHOW GRANTS" ||
           statement.startsWith("SET SESSION ") ||
           statement.startsWith("USE ")
         expect(known, statement).toBe(true)

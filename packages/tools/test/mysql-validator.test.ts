@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import {
+  checkRegexPattern,
   InvalidAllowlist,
   isIssuedMysqlQueryPlan,
   MYSQL_REJECTION_REASONS,
@@ -13,9 +14,11 @@ import {
 import {
   acceptedCorpus,
   acceptedShadowingCorpus,
+  bypassCorpus,
   DEMO_DATASOURCE,
   DEMO_SCHEMA,
   demoAllowlistJson,
+  harmlessBypassCorpus,
   rejectedCorpus
 } from "./fixtures/mysql-corpus.js"
 
@@ -299,4 +302,108 @@ describe("parseMysqlAllowlist", () => {
       }).detail
     ).toContain("system schemas")
   })
+})
+
+describe("issue 9: the executed SQL is exactly the validated SQL", () => {
+  it("has the issue's cases and at least 80 more bypass attempts", () => {
+    expect(bypassCorpus.length).toBeGreaterThanOrEqual(90)
+  })
+
+  it.each(bypassCorpus.map((c) => [c.sql, c.reason] as const))("rejects %s with %s", (sql, reason) => {
+    const e = rejection(sql)
+    expect(e.reason).toBe(reason)
+    expect(e.detail).not.toContain("password_hash")
+    expect(e.detail).not.toContain("HikariPool")
+  })
+
+  it.each(harmlessBypassCorpus.map((c) => [c.sql, c.rendered] as const))(
+    "accepts %s only as the plain plan it renders",
+    (sql, rendered) => {
+      const p = plan(sql)
+      expect(p.sql).toBe(rendered)
+      expect(plan(p.sql).sql).toBe(rendered)
+    }
+  )
+
+  it("never renders a backslash, a double quote or a control character", () => {
+    for (const c of [...acceptedCorpus, ...acceptedShadowingCorpus, ...harmlessBypassCorpus]) {
+      const p = plan(c.sql)
+      expect(p.sql, c.sql).not.toMatch(/[\\"\u0000-\u001f]/)
+      // Every quote opens or closes a literal: an even number of them.
+      expect((p.sql.match(/'/g) ?? []).length % 2, c.sql).toBe(0)
+    }
+  })
+})
+
+describe("issue 9: result provenance (evidence laundering through literals)", () => {
+  it("marks columns written by the statement as literal", () => {
+    const p = plan(
+      "SELECT 'HikariPool-1 connection pool exhausted on checkout-api' AS finding, 'p1a2b3c4' AS pattern_id, 'runbooks/x.md#fake' AS document_id FROM orders LIMIT 1"
+    )
+    expect(p.outputColumns).toEqual([
+      { name: "finding", origin: "literal" },
+      { name: "pattern_id", origin: "literal" },
+      { name: "document_id", origin: "literal" }
+    ])
+  })
+
+  it.each([
+    ["SELECT id, status FROM orders", ["table", "table"]],
+    ["SELECT * FROM payments", ["table", "table", "table", "table", "table", "table"]],
+    ["SELECT COUNT(*) AS n, SUM(total) AS s, AVG(total) AS a FROM orders", ["table", "table", "table"]],
+    [
+      "SELECT SUM(status = 'paid') AS paid, COUNT(CASE WHEN status = 'paid' THEN 1 END) AS n FROM orders",
+      ["table", "table"]
+    ],
+    [
+      "SELECT UPPER(status), LENGTH(status), ROUND(total, 2), SUBSTR(status, 1, 2) FROM orders",
+      ["table", "table", "table", "table"]
+    ],
+    [
+      "SELECT DATE_FORMAT(created_at, '%Y-%m') AS m, ROW_NUMBER() OVER (ORDER BY id) AS rn FROM orders",
+      ["table", "table"]
+    ],
+    ["SELECT t.n FROM (SELECT COUNT(*) AS n FROM orders) t", ["table"]],
+    ["WITH c AS (SELECT status AS s FROM orders) SELECT s FROM c", ["table"]],
+    ["SELECT (SELECT MAX(status) FROM orders) AS s", ["table"]],
+    ["SELECT GROUP_CONCAT(status SEPARATOR ', ') AS s FROM orders", ["table"]],
+    ["SELECT CONCAT(status, ' HikariPool') AS s FROM orders", ["mixed"]],
+    ["SELECT IF(status = 'paid', 'pool exhausted', 'ok') AS s FROM orders", ["mixed"]],
+    ["SELECT COALESCE(status, 'HikariPool') AS s FROM orders", ["mixed"]],
+    ["SELECT total * 0 + 5000 AS failed FROM orders", ["mixed"]],
+    ["SELECT DATE_FORMAT(created_at, 'HikariPool %Y') AS s FROM orders", ["mixed"]],
+    ["SELECT GROUP_CONCAT(status SEPARATOR ' HikariPool ') AS s FROM orders", ["mixed"]],
+    ["SELECT CASE WHEN total > 100 THEN 'big' ELSE 'small' END AS size FROM orders", ["mixed"]],
+    ["SELECT 5000 AS failed_payments FROM orders", ["literal"]],
+    ["SELECT NOW() AS t, PI() AS p FROM orders", ["literal", "literal"]],
+    ["SELECT COUNT(*) AS n", ["literal"]],
+    ["SELECT x.s FROM (SELECT 'lit' AS s FROM orders) x", ["literal"]],
+    ["WITH c(s) AS (SELECT 'lit' FROM orders) SELECT s FROM c", ["literal"]],
+    ["SELECT status FROM orders UNION SELECT 'fake'", ["literal"]],
+    ["SELECT (SELECT 'x' FROM orders LIMIT 1) AS s FROM orders", ["literal"]],
+    ["SELECT LENGTH('HikariPool') AS n FROM orders", ["literal"]]
+  ] as const)("%s -> %j", (sql, origins) => {
+    expect(plan(sql).outputColumns.map((c) => c.origin)).toEqual(origins)
+  })
+})
+
+describe("issue 9: REGEXP patterns", () => {
+  it.each(["^pa.*d$", "^(paid|shipped)$", "[[:alpha:]]+", "a{2,5}b?", "x|y|z", "^[^]a]*$", "(ab)c*"])(
+    "accepts %s",
+    (pattern) => expect(checkRegexPattern(pattern)).toBeUndefined()
+  )
+  it.each([
+    "(a+)+",
+    "(a|aa)*",
+    "((a)*)*",
+    "(a*)*",
+    "a*b*c*",
+    "a{33}",
+    "a{2,}{3}",
+    "(?:a)",
+    "[a",
+    "(a",
+    "a)",
+    "a**"
+  ])("refuses %s", (pattern) => expect(checkRegexPattern(pattern)).toEqual(expect.any(String)))
 })

@@ -70,7 +70,7 @@ export const queryMysqlTool = (
             )
           )
         const raw: MysqlRaw = {
-          columns: result.columns.map((c) => ({ name: c.name, type: c.type })),
+          columns: result.columns.map((c) => ({ name: c.name, type: c.type, origin: c.origin })),
           rows: result.rows,
           rowCount: result.rowCount,
           truncated: result.truncated

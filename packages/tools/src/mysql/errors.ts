@@ -32,6 +32,9 @@ export type MysqlRejectionReason =
   | "RECURSIVE_CTE"
   | "INVALID_LIMIT"
   | "RESOURCE_LIMIT"
+  | "UNSAFE_LITERAL"
+  | "UNSAFE_CHARACTER"
+  | "ROUND_TRIP_MISMATCH"
   | "UNSUPPORTED_SYNTAX"
 
 export const MYSQL_REJECTION_REASONS: ReadonlyArray<MysqlRejectionReason> = [
@@ -57,6 +60,9 @@ export const MYSQL_REJECTION_REASONS: ReadonlyArray<MysqlRejectionReason> = [
   "RECURSIVE_CTE",
   "INVALID_LIMIT",
   "RESOURCE_LIMIT",
+  "UNSAFE_LITERAL",
+  "UNSAFE_CHARACTER",
+  "ROUND_TRIP_MISMATCH",
   "UNSUPPORTED_SYNTAX"
 ]
 
@@ -76,6 +82,8 @@ export type MysqlExecutionErrorCode =
   | "UNKNOWN_DATASOURCE"
   | "PLAN_NOT_VALIDATED"
   | "INVALID_CONFIG"
+  | "RESULT_TOO_LARGE"
+  | "UNSAFE_PRIVILEGES"
 
 /**
  * Executing a plan failed. `code` is stable and safe to show; `internalMessage` (driver/server text,

@@ -1,6 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import mysql from "mysql2/promise"
 import { MysqlExecutionError, type MysqlExecutionErrorCode } from "./errors.js"
+import { checkGrants } from "./grants.js"
+import type { MysqlColumnOrigin } from "./provenance.js"
 import { isIssuedMysqlQueryPlan, type MysqlQueryPlan } from "./validator.js"
 
 export interface MysqlReadOnlyExecutorConfig {
@@ -17,7 +19,24 @@ export interface MysqlReadOnlyExecutorConfig {
   readonly connectionLimit?: number
   /** Observability hook: called with every statement sent to the server (including session setup). */
   readonly onStatement?: (sql: string) => void
+  /**
+   * Cap on the bytes of one result (sum of cell sizes as received). Above it the executor stops
+   * reading, drops the connection and fails with `RESULT_TOO_LARGE`. Default 1 MiB.
+   */
+  readonly maxResultBytes?: number
+  /**
+   * Default false: at startup the executor reads `SHOW GRANTS` and refuses (`UNSAFE_PRIVILEGES`) a
+   * user that can write, has FILE or any global privilege, or can read the `mysql` schema.
+   * Set true only for tests that must run as an administrator.
+   */
+  readonly allowPrivilegedUser?: boolean
 }
+
+/** Default {@link MysqlReadOnlyExecutorConfig.maxResultBytes}. */
+export const DEFAULT_MAX_RESULT_BYTES = 1_048_576
+
+/** `group_concat_max_len` pinned per session (MariaDB's default is 1 MiB per group). */
+export const PINNED_GROUP_CONCAT_MAX_LEN = 16_384
 
 export type MysqlCell = number | string | boolean | null
 
@@ -26,6 +45,11 @@ export interface MysqlResultColumn {
   readonly name: string
   /** mysql2 wire type name, e.g. LONG, LONGLONG, NEWDECIMAL, VAR_STRING, DATETIME, TINY. */
   readonly type: string
+  /**
+   * Provenance from the validated plan: `table` cells are table data, `mixed` combine it with
+   * statement literals, `literal` cells were written by the statement. Only `table` is evidence.
+   */
+  readonly origin: MysqlColumnOrigin
 }
 
 export interface MysqlQueryResult {
@@ -197,6 +221,63 @@ const toExecutionError = (e: unknown, phase: "connect" | "query"): MysqlExecutio
 
 const quoteIdentifier = (name: string) => "`" + name.replaceAll("`", "``") + "`"
 
+/** Bytes one received cell counts against `maxResultBytes`. */
+const cellBytes = (v: unknown): number => {
+  if (v === null || v === undefined) return 4
+  if (typeof v === "string") return Buffer.byteLength(v, "utf8")
+  if (Buffer.isBuffer(v)) return v.length * 2 + 2
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return 8
+  return Buffer.byteLength(JSON.stringify(v) ?? "", "utf8")
+}
+
+class ResultTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`result exceeds the byte cap after ${bytes} bytes`)
+  }
+}
+
+/**
+ * Streams one statement's rows, counting bytes as they arrive; over `maxBytes` it stops reading
+ * (the caller destroys the connection) and rejects with {@link ResultTooLarge}.
+ */
+const streamRows = (
+  conn: mysql.PoolConnection,
+  options: { sql: string; timeout: number; maxBytes: number }
+): Promise<{ rows: Array<Array<unknown>>; fields: Array<mysql.FieldPacket> }> =>
+  new Promise((resolve, reject) => {
+    const rows: Array<Array<unknown>> = []
+    let fields: Array<mysql.FieldPacket> = []
+    let bytes = 0
+    let done = false
+    const core = (conn as unknown as { connection: any }).connection
+    const query = core.query({ sql: options.sql, rowsAsArray: true, timeout: options.timeout })
+    query.on("fields", (f: Array<mysql.FieldPacket>) => {
+      fields = f
+    })
+    query.on("result", (row: Array<unknown>) => {
+      if (done) return
+      for (const v of row) bytes += cellBytes(v)
+      if (bytes > options.maxBytes) {
+        done = true
+        // Stop reading: nothing more is buffered; the connection is destroyed by the caller.
+        core.pause?.()
+        reject(new ResultTooLarge(bytes))
+        return
+      }
+      rows.push(row)
+    })
+    query.on("error", (e: unknown) => {
+      if (done) return
+      done = true
+      reject(e)
+    })
+    query.on("end", () => {
+      if (done) return
+      done = true
+      resolve({ rows, fields })
+    })
+  })
+
 type Flavor = "mariadb" | "mysql"
 
 /** Builds the executor; the pool is a scoped resource closed with `pool.end()`. */
@@ -207,6 +288,9 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
     return yield* invalid("maxRows must be >= 0")
   if (!(config.statementTimeoutMs > 0)) return yield* invalid("statementTimeoutMs must be > 0")
   if (!(config.connectTimeoutMs > 0)) return yield* invalid("connectTimeoutMs must be > 0")
+  const maxResultBytes = config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES
+  if (!(Number.isSafeInteger(maxResultBytes) && maxResultBytes > 0))
+    return yield* invalid("maxResultBytes must be a positive integer")
 
   const pool = yield* Effect.acquireRelease(
     Effect.try({
@@ -222,12 +306,44 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
           decimalNumbers: false,
           dateStrings: true,
           jsonStrings: true,
+          // Pinned: the validator's literal rules assume a charset without 0x5C trail bytes.
+          charset: "UTF8MB4_UNICODE_CI",
           typeCast
         }),
       catch: (e) => new MysqlExecutionError({ code: "INVALID_CONFIG", internalMessage: errorInfo(e).message })
     }),
     (p) => Effect.promise(() => p.end().catch(() => undefined))
   )
+
+  if (config.allowPrivilegedUser !== true) {
+    // Least privilege is checked, not assumed: refuse to start with a user that could write or
+    // read what the allowlist cannot see.
+    yield* Effect.tryPromise({
+      try: async () => {
+        const conn = await pool.getConnection()
+        try {
+          config.onStatement?.("SHOW GRANTS")
+          const [rows] = await conn.query<mysql.RowDataPacket[]>({ sql: "SHOW GRANTS", rowsAsArray: true })
+          return (rows as unknown as Array<Array<unknown>>).map((r) => String(r[0] ?? ""))
+        } finally {
+          conn.release()
+        }
+      },
+      catch: (e) => toExecutionError(e, "connect")
+    }).pipe(
+      Effect.flatMap((grants) => {
+        const problems = checkGrants(grants)
+        return problems.length === 0
+          ? Effect.void
+          : Effect.fail(
+              new MysqlExecutionError({
+                code: "UNSAFE_PRIVILEGES",
+                internalMessage: `the query user must have only SELECT on the allowlisted schemas; refused: ${problems.join("; ")}`
+              })
+            )
+      })
+    )
+  }
 
   let flavor: Flavor | undefined
   const statementSeconds = Math.max(config.statementTimeoutMs / 1000, 0.001)
@@ -250,7 +366,10 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
           const [rows] = await conn.query<mysql.RowDataPacket[]>("SELECT VERSION() AS v")
           flavor = String(rows[0]?.v ?? "").includes("MariaDB") ? "mariadb" : "mysql"
         }
-        await send(conn, `SET SESSION sql_mode = '${PINNED_SQL_MODE}', time_zone = '+00:00'`)
+        await send(
+          conn,
+          `SET SESSION sql_mode = '${PINNED_SQL_MODE}', time_zone = '+00:00', group_concat_max_len = ${PINNED_GROUP_CONCAT_MAX_LEN}`
+        )
         if (flavor === "mariadb") {
           await send(conn, `SET SESSION max_statement_time = ${statementSeconds.toFixed(3)}`)
         } else {
@@ -262,16 +381,20 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
         await send(conn, `USE ${quoteIdentifier(database)}`)
         await send(conn, "START TRANSACTION READ ONLY")
         config.onStatement?.(plan.sql)
-        const [rows, fields] = await conn.query({
+        const { rows, fields } = await streamRows(conn, {
           sql: plan.sql,
-          rowsAsArray: true,
           // Client-side backstop in case the server ignores the statement limit.
-          timeout: config.statementTimeoutMs + 5000
+          timeout: config.statementTimeoutMs + 5000,
+          maxBytes: maxResultBytes
         })
         state.reusable = true
         return { rows: rows as unknown, fields: fields as unknown }
       },
       catch: (e) => {
+        if (e instanceof ResultTooLarge) {
+          state.reusable = false
+          return new MysqlExecutionError({ code: "RESULT_TOO_LARGE", internalMessage: e.message })
+        }
         const error = toExecutionError(e, "query")
         state.reusable =
           error.code === "SERVER_ERROR" ||
@@ -321,12 +444,19 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
       const list = Array.isArray(rows) ? (rows as Array<Array<unknown>>) : []
       const fieldList = (Array.isArray(fields) ? fields : []) as Array<mysql.FieldPacket>
       const seen = new Map<string, number>()
-      const columns: Array<MysqlResultColumn> = fieldList.map((f) => {
+      // The plan's output columns are the result's, in order; any mismatch -> nothing is evidence.
+      const origins =
+        plan.outputColumns.length === fieldList.length ? plan.outputColumns.map((o) => o.origin) : undefined
+      const columns: Array<MysqlResultColumn> = fieldList.map((f, i) => {
         const count = (seen.get(f.name) ?? 0) + 1
         seen.set(f.name, count)
         const name = count === 1 ? f.name : `${f.name}_${count}`
         const code = f.columnType ?? f.type
-        return { name, type: (code !== undefined ? TYPE_NAMES[code] : undefined) ?? "UNKNOWN" }
+        return {
+          name,
+          type: (code !== undefined ? TYPE_NAMES[code] : undefined) ?? "UNKNOWN",
+          origin: origins?.[i] ?? "literal"
+        }
       })
       const cap = Math.min(plan.rowLimit, config.maxRows)
       const truncated =

@@ -14,16 +14,26 @@ export {
   type MysqlRejectionReason
 } from "./errors.js"
 export { SAFE_AGGREGATE_FUNCTIONS, SAFE_SCALAR_FUNCTIONS } from "./functions.js"
+export { checkRegexPattern, MAX_LIKE_WILDCARDS, MAX_LITERAL_CHARS, MAX_REGEX_LENGTH } from "./literals.js"
+export {
+  MAX_EXPRESSION_AMPLIFICATION,
+  MAX_EXPRESSION_CHARS,
+  type MysqlColumnOrigin
+} from "./provenance.js"
 export {
   DEFAULT_MAX_ROWS,
   isIssuedMysqlQueryPlan,
   MAX_GENERATED_LENGTH,
+  type MysqlPlanOutputColumn,
   type MysqlQueryPlan,
   type MysqlQueryRequest,
   type ValidateMysqlQueryOptions,
   validateMysqlQuery
 } from "./validator.js"
+export { checkGrants } from "./grants.js"
+export { type EnsureMysqlQueryUserOptions, ensureMysqlQueryUser } from "./query-user.js"
 export {
+  DEFAULT_MAX_RESULT_BYTES,
   makeMysqlReadOnlyExecutor,
   type MysqlCell,
   type MysqlQueryResult,
@@ -31,5 +41,6 @@ export {
   type MysqlReadOnlyExecutorConfig,
   type MysqlReadOnlyExecutorShape,
   type MysqlResultColumn,
+  PINNED_GROUP_CONCAT_MAX_LEN,
   PINNED_SQL_MODE
 } from "./executor.js"

@@ -12,6 +12,16 @@ export interface LexSummary {
   /** A non-empty statement follows a top-level `;`. */
   readonly multipleStatements: boolean
   readonly empty: boolean
+  /** A backslash inside a quoted string (escape sequences the parser and server decode differently). */
+  readonly backslashInString: boolean
+  /** Any comment (`#`, `-- `, `/* *\/`), including an unterminated one. */
+  readonly comment: boolean
+  /** A double-quoted string. */
+  readonly doubleQuoted: boolean
+  /** A quoted string or identifier that never closes. */
+  readonly unterminated: boolean
+  /** `--` outside quotes not followed by whitespace: an operator to the server, a comment to the parser. */
+  readonly dashDashWithoutSpace: boolean
 }
 
 const isSpace = (c: string | undefined): boolean =>
@@ -36,6 +46,11 @@ export const scanSql = (sql: string): LexSummary => {
   let sawToken = false
   let afterSemicolon = false
   let multipleStatements = false
+  let backslashInString = false
+  let comment = false
+  let doubleQuoted = false
+  let unterminated = false
+  let dashDashWithoutSpace = false
   let i = 0
   const n = sql.length
   const token = () => {
@@ -53,10 +68,13 @@ export const scanSql = (sql: string): LexSummary => {
       c === "#" ||
       (c === "-" && next === "-" && (i + 2 >= n || isSpace(sql[i + 2]) || sql.charCodeAt(i + 2) < 32))
     ) {
+      comment = true
       while (i < n && sql[i] !== "\n") i++
       continue
     }
+    if (c === "-" && next === "-") dashDashWithoutSpace = true
     if (c === "/" && next === "*") {
+      comment = true
       const third = sql[i + 2]
       if (third === "!" || ((third === "M" || third === "m") && sql[i + 3] === "!")) versionedComment = true
       if (third === "+") optimizerHint = true
@@ -66,10 +84,13 @@ export const scanSql = (sql: string): LexSummary => {
     }
     if (c === "'" || c === '"' || c === "`") {
       token()
+      if (c === '"') doubleQuoted = true
       i++
+      let closed = false
       while (i < n) {
         const d = sql[i]!
         if (d === "\\" && c !== "`") {
+          backslashInString = true
           i += 2
           continue
         }
@@ -79,10 +100,12 @@ export const scanSql = (sql: string): LexSummary => {
             continue
           }
           i++
+          closed = true
           break
         }
         i++
       }
+      if (!closed) unterminated = true
       continue
     }
     if (c === ";") {
@@ -100,5 +123,16 @@ export const scanSql = (sql: string): LexSummary => {
     token()
     i++
   }
-  return { versionedComment, optimizerHint, firstWord, multipleStatements, empty: !sawToken }
+  return {
+    versionedComment,
+    optimizerHint,
+    firstWord,
+    multipleStatements,
+    empty: !sawToken,
+    backslashInString,
+    comment,
+    doubleQuoted,
+    unterminated,
+    dashDashWithoutSpace
+  }
 }

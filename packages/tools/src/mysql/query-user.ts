@@ -1,0 +1,79 @@
+import { Effect } from "effect"
+import mysql from "mysql2/promise"
+import { MysqlExecutionError } from "./errors.js"
+
+export interface EnsureMysqlQueryUserOptions {
+  /** An administrator connection (creates the user and grants SELECT). */
+  readonly adminUrl: string
+  /** `mysql://user:password@host:port[/db]` the executor will use: its user and password are created. */
+  readonly queryUrl: string
+  /** Databases the user may read (SELECT only). */
+  readonly databases: ReadonlyArray<string>
+  /** Account hosts to create, default `%` and `localhost`. */
+  readonly hosts?: ReadonlyArray<string>
+  readonly connectTimeoutMs?: number
+}
+
+const userOf = (url: string): { user: string; password: string } | undefined => {
+  try {
+    const u = new URL(url)
+    return { user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Creates (idempotently) the SELECT-only user of `queryUrl` with `SELECT` on `databases` and
+ * nothing else, and resets its password to the URL's. Privileges the account already had are not
+ * revoked: the executor's startup check (`SHOW GRANTS`) refuses such an account.
+ */
+export const ensureMysqlQueryUser = (
+  options: EnsureMysqlQueryUserOptions
+): Effect.Effect<{ readonly user: string }, MysqlExecutionError> =>
+  Effect.gen(function* () {
+    const invalid = (message: string) =>
+      Effect.fail(new MysqlExecutionError({ code: "INVALID_CONFIG", internalMessage: message }))
+    const query = userOf(options.queryUrl)
+    const admin = userOf(options.adminUrl)
+    if (query === undefined || admin === undefined) return yield* invalid("query or admin URL does not parse")
+    if (query.user === "") return yield* invalid("the query URL must name a user")
+    if (query.user === admin.user)
+      return yield* invalid("the query user must differ from the administrator user")
+    if (options.databases.length === 0) return yield* invalid("no database to grant")
+    const hosts = options.hosts ?? ["%", "localhost"]
+    yield* Effect.tryPromise({
+      try: async () => {
+        const conn = await mysql.createConnection({
+          uri: options.adminUrl,
+          connectTimeout: options.connectTimeoutMs ?? 5000,
+          multipleStatements: false
+        })
+        try {
+          for (const host of hosts) {
+            // Values are escaped by the driver (`?` strings, `??` identifiers).
+            await conn.query("CREATE USER IF NOT EXISTS ?@? IDENTIFIED BY ?", [
+              query.user,
+              host,
+              query.password
+            ])
+            await conn.query("ALTER USER ?@? IDENTIFIED BY ?", [query.user, host, query.password])
+            for (const db of options.databases)
+              await conn.query("GRANT SELECT ON ??.* TO ?@?", [db, query.user, host])
+          }
+        } finally {
+          await conn.end().catch(() => undefined)
+        }
+      },
+      catch: (e) =>
+        new MysqlExecutionError({
+          code: "CONNECTION_FAILED",
+          serverCode:
+            e && typeof e === "object" && typeof (e as { code?: unknown }).code === "string"
+              ? (e as { code: string }).code
+              : undefined,
+          internalMessage: e instanceof Error ? e.message : String(e)
+        })
+    })
+    return { user: query.user }
+  })
