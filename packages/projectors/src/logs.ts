@@ -281,7 +281,10 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
         topic: request.topic,
         query: normalizeQuery(request.query),
         service: request.service ?? null,
-        lookback_minutes: request.lookback_minutes ?? DEFAULT_LOOKBACK_MINUTES
+        // an absolute window: the Control View names the window actually searched
+        ...(request.start_time !== undefined || request.end_time !== undefined
+          ? { start_time: raw.scope.start_time, end_time: raw.scope.end_time }
+          : { lookback_minutes: request.lookback_minutes ?? DEFAULT_LOOKBACK_MINUTES })
       }
     }
     return projection

@@ -104,6 +104,9 @@ export interface LogsRequest {
   readonly query: string
   readonly service?: string | undefined
   readonly lookback_minutes?: number
+  /** An absolute window (ISO 8601): the Control View then records the window actually searched. */
+  readonly start_time?: string | undefined
+  readonly end_time?: string | undefined
 }
 
 export interface MysqlRequest {

@@ -92,11 +92,14 @@ export const queryLogsTool = (options: QueryLogsToolOptions): ToolDefinition<Que
         topic: request.topic,
         query: normalizeText(request.query),
         service: service === null ? null : normalizeText(service),
-        lookback_minutes: request.lookback_minutes,
-        ...(request.start_time !== undefined
-          ? { start_time: new Date(request.start_time).toISOString() }
-          : {}),
-        ...(request.end_time !== undefined ? { end_time: new Date(request.end_time).toISOString() } : {})
+        // the duplicate identity of an absolute window is the window, else the look-back
+        ...(request.start_time !== undefined || request.end_time !== undefined
+          ? {
+              start_time:
+                request.start_time === undefined ? null : new Date(request.start_time).toISOString(),
+              end_time: request.end_time === undefined ? null : new Date(request.end_time).toISOString()
+            }
+          : { lookback_minutes: request.lookback_minutes })
       }
     },
     ...(options.timeoutMillis !== undefined ? { timeoutMillis: options.timeoutMillis } : {})
