@@ -13,17 +13,16 @@ const files =
     ? process.argv.slice(2)
     : [here("./eval/diagnosis-questions.json"), here("./eval/diagnosis-heldout.json")]
 
-const env = {
-  OPENAI_BASE_URL: process.env.OPENAI_BASE_URL,
-  OPENAI_API_KEY: process.env.OPENAI_API_KEY,
-  MODEL: process.env.MODEL
-}
+// The whole environment: the model (OPENAI_*, MODEL), REDIS_URL and MYSQL_URL as the app reads them.
+const env = { ...process.env }
 let failed = false
 for (const file of files) {
   const set = parseEvalSet(JSON.parse(readFileSync(file, "utf8")))
   const { rows, accuracy } = await runEval(set, env)
   const misses = rows.filter((r) => !r.grade.pass)
-  console.log(`${file.split("/").at(-1)}: accuracy=${accuracy.toFixed(3)} (${rows.length - misses.length}/${rows.length})`)
+  console.log(
+    `${file.split("/").at(-1)}: accuracy=${accuracy.toFixed(3)} (${rows.length - misses.length}/${rows.length})`
+  )
   for (const m of misses) {
     console.log(`  MISS [${m.question.scenario}] ${JSON.stringify(m.question.question)}: ${m.grade.why}`)
     console.log(`       ${m.summary}`)

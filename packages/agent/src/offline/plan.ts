@@ -17,6 +17,15 @@ export const BROAD_LOOKBACK_MINUTES = 1440
 
 const DB_RE = /\b(?:orders?|order_items|payments?)\b|mysql|\bsql\b|slow[ -]?quer|慢查询|订单|支付/i
 
+/**
+ * The time arguments of a `query_logs` call: the question's window when the harness resolved
+ * one (absolute, never widened), else `lookback_minutes`.
+ */
+const windowArgs = (seen: Seen, lookbackMinutes: number): Record<string, Json> =>
+  seen.window && seen.window !== "unreachable"
+    ? { start_time: seen.window.start, end_time: seen.window.end }
+    : { lookback_minutes: lookbackMinutes }
+
 export interface PlannedCall {
   readonly name: string
   readonly args: JsonObject
@@ -44,13 +53,15 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
   if (has("lookup_knowledge") && called("lookup_knowledge").length === 0) {
     return { name: "lookup_knowledge", args: { query: clip(q.trim() || "incident", 500), top_k: 5 } }
   }
+  // A window the tools cannot search: no log query would answer the question asked.
+  const logsUsable = has("query_logs") && seen.window !== "unreachable"
   const logCalls = called("query_logs")
-  if (has("query_logs") && logCalls.length === 0) {
+  if (logsUsable && logCalls.length === 0) {
     const service = serviceFrom(q, knowledgeText(seen))
     const args: Record<string, Json> = {
       topic: appTopic,
       query: PROBLEM_QUERY,
-      lookback_minutes: options.lookbackMinutes
+      ...windowArgs(seen, options.lookbackMinutes)
     }
     if (service) args.service = service
     return { name: "query_logs", args }
@@ -58,29 +69,24 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
 
   const a = analyze(seen)
   if (!a.symptom) {
-    if (!has("query_logs")) return null
+    if (!logsUsable) return null
+    // Broaden to every service and a day; a window the question named is kept, never widened.
+    const broad = windowArgs(seen, BROAD_LOOKBACK_MINUTES)
+    const sameWindow = (c: { readonly args: JsonObject }) =>
+      Object.entries(broad).every(([k, v]) => c.args[k] === v)
     const broadened = logCalls.some(
-      (c) =>
-        c.args.topic === appTopic &&
-        c.args.service === undefined &&
-        c.args.lookback_minutes === BROAD_LOOKBACK_MINUTES
+      (c) => c.args.topic === appTopic && c.args.service === undefined && sameWindow(c)
     )
     if (!broadened) {
-      return {
-        name: "query_logs",
-        args: { topic: appTopic, query: PROBLEM_QUERY, lookback_minutes: BROAD_LOOKBACK_MINUTES }
-      }
+      return { name: "query_logs", args: { topic: appTopic, query: PROBLEM_QUERY, ...broad } }
     }
     if (topics.includes("system_events") && !logCalls.some((c) => c.args.topic === "system_events")) {
-      return {
-        name: "query_logs",
-        args: { topic: "system_events", query: PROBLEM_QUERY, lookback_minutes: BROAD_LOOKBACK_MINUTES }
-      }
+      return { name: "query_logs", args: { topic: "system_events", query: PROBLEM_QUERY, ...broad } }
     }
     return null
   }
 
-  if (a.dependency && !a.dependencyPattern && has("query_logs")) {
+  if (a.dependency && !a.dependencyPattern && logsUsable) {
     const covered = logCalls.some(
       (c) => c.args.topic === appTopic && (c.args.service === undefined || c.args.service === a.dependency)
     )
@@ -91,7 +97,7 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
           topic: appTopic,
           query: PROBLEM_QUERY,
           service: a.dependency,
-          lookback_minutes: options.lookbackMinutes
+          ...windowArgs(seen, options.lookbackMinutes)
         }
       }
     }
@@ -108,7 +114,7 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
       : "SELECT status, COUNT(*) AS order_count FROM orders GROUP BY status LIMIT 20"
     return { name: "query_mysql", args: { datasource: options.mysqlDatasource, sql } }
   }
-  if (has("query_logs")) {
+  if (logsUsable) {
     const match = a.match
     const runbookText = a.docs
       .filter((d) => d.runbook === match.runbook)
@@ -123,7 +129,7 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
     if (topic) {
       return {
         name: "query_logs",
-        args: { topic, query: PROBLEM_QUERY, lookback_minutes: options.lookbackMinutes }
+        args: { topic, query: PROBLEM_QUERY, ...windowArgs(seen, options.lookbackMinutes) }
       }
     }
   }
