@@ -155,6 +155,9 @@ const eventLogs = toolTurn(
   )
 )
 
+/** The all-services error search (blast radius), here finding nothing more. */
+const allServices = (id: string) =>
+  toolTurn(id, "query_logs", { topic: "application" }, logs("application", [], null))
 const next = (messages: ChatMessage[], offered = tools) => {
   const r = ask({ purpose: "agent", messages: [question, ...messages], tools: offered })
   const call = r.message.toolCalls[0]
@@ -294,16 +297,29 @@ describe("OfflineRuleModel: planning", () => {
     const call = next([...firstKnowledge, ...symptom, ...dependency])
     expect(call?.name).toBe("lookup_knowledge")
     expect(call?.args.query).toContain("QuotaExceededException")
-    // four calls made: time to draft, with the dependency's pattern as the cause
-    const done = [...firstKnowledge, ...symptom, ...dependency, ...signatureLookup.map((m) => m)]
-    const renumbered = JSON.parse(JSON.stringify(done).replaceAll("offline-call-3", "offline-call-X"))
-    expect(next(renumbered)).toBeNull()
+    // only service-scoped searches so far: which other services fail the same way
+    const four = [...firstKnowledge, ...symptom, ...dependency, ...signatureLookup.map((m) => m)]
+    const renumbered = JSON.parse(JSON.stringify(four).replaceAll("offline-call-3", "offline-call-X"))
+    expect(next(renumbered)?.args).toEqual({
+      topic: "application",
+      query: "level:ERROR OR level:WARN OR level:FATAL",
+      lookback_minutes: 60
+    })
+    // five calls made: time to draft, with the dependency's pattern as the cause
+    expect(next([...renumbered, ...allServices("offline-call-5")])).toBeNull()
   })
 
   it("corroborates in the log topic the matched runbook mentions, or with SQL for database signatures", () => {
-    expect(next([...firstKnowledge, ...appLogs, ...signatureLookup])).toEqual({
+    expect(next([...firstKnowledge, ...appLogs, ...signatureLookup])?.args).toEqual({
+      topic: "application",
+      query: "level:ERROR OR level:WARN OR level:FATAL",
+      lookback_minutes: 60
+    })
+    expect(
+      next([...firstKnowledge, ...appLogs, ...signatureLookup, ...allServices("offline-call-4")])
+    ).toEqual({
       name: "query_logs",
-      id: "offline-call-4",
+      id: "offline-call-5",
       args: {
         topic: "system_events",
         query: "level:ERROR OR level:WARN OR level:FATAL",
@@ -318,13 +334,18 @@ describe("OfflineRuleModel: planning", () => {
         pattern({ template: "QuotaExceededException on orders write quota exhausted for tenant <*>" })
       ])
     )
-    const sql = next([...firstKnowledge, ...dbLogs, ...signatureLookup], [...tools, mysqlSpec])
+    const sql = next(
+      [...firstKnowledge, ...dbLogs, ...signatureLookup, ...allServices("offline-call-4")],
+      [...tools, mysqlSpec]
+    )
     expect(sql?.name).toBe("query_mysql")
     expect(sql?.args.datasource).toBe("shop")
     expect(sql?.args.sql).toMatch(/^SELECT [^;]* FROM orders GROUP BY/)
     expect(sql?.args.sql).not.toMatch(/password|\*\s+FROM|insert|update|delete/i)
     // query_mysql only when offered
-    expect(next([...firstKnowledge, ...dbLogs, ...signatureLookup])?.name).toBe("query_logs")
+    expect(
+      next([...firstKnowledge, ...dbLogs, ...signatureLookup, ...allServices("offline-call-4")])?.name
+    ).toBe("query_logs")
   })
 
   it("broadens, then checks system events, then stops when no log shows a problem", () => {

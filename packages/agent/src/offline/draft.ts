@@ -1,5 +1,6 @@
 import type { JsonObject } from "@aiops-harness/core"
 import type { Claim, DraftReport } from "@aiops-harness/guards"
+import { affectedClaims, affectedServices, listOf } from "./affected.js"
 import { type Analysis, analyze } from "./analysis.js"
 import { clip, isObject, type Seen, str } from "./conversation.js"
 import {
@@ -251,6 +252,7 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
       citations
     })
   }
+  claims.push(...affectedClaims(a))
   const runbookDocs = match ? a.docs.filter((d) => d.runbook === match.runbook) : []
   const corroborating = a.corroborating.slice(0, 2)
   for (const p of corroborating) {
@@ -309,7 +311,7 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
           `Verify after each change that this log pattern stops growing in ${cause.service} logs.`
         ]
   const summary =
-    `${elsewhere ? `${elsewhere.lead} most likely cause` : "Most likely cause"}: ${match.title}, affecting ${cause.service}. ` +
+    `${elsewhere ? `${elsewhere.lead} most likely cause` : "Most likely cause"}: ${match.title}, affecting ${listOf(affectedServices(a, cause))}. ` +
     `The evidence supports it — ${evidenceLine}, the log pattern runbook "${match.title}" describes${upstream}${corroborated}.` +
     (mitigation ? ` Next steps are taken from that runbook's "${section(mitigation)}" section.` : "")
   return {

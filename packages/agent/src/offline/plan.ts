@@ -1,7 +1,7 @@
 import type { Json, JsonObject } from "@aiops-harness/core"
 import { analyze, APPLICATION_TOPIC } from "./analysis.js"
 import { clip, type Offered, type Seen } from "./conversation.js"
-import { knowledgeText, serviceFrom, topicsMentioned } from "./signals.js"
+import { knowledgeText, scopeOf, serviceFrom, topicsMentioned } from "./signals.js"
 
 export interface PlanOptions {
   readonly mysqlDatasource: string
@@ -9,7 +9,7 @@ export interface PlanOptions {
 }
 
 /** Tool calls the offline model makes at most in one run: enough to reason, few enough to stay cheap. */
-export const MAX_TOOL_CALLS = 4
+export const MAX_TOOL_CALLS = 5
 
 /** Errors and warnings, whatever their text: the dominant pattern names the problem. */
 export const PROBLEM_QUERY = "level:ERROR OR level:WARN OR level:FATAL"
@@ -38,7 +38,9 @@ export interface PlannedCall {
  *    with nothing found, broaden (all services, a day), then `system_events`;
  * 3. when the dominant pattern names a dependency, that dependency's application logs;
  * 4. `lookup_knowledge` with the salient terms of the dominant signature (which runbook explains it);
- * 5. corroboration the matched runbook points at: `query_mysql` (if offered) for database
+ * 5. with a runbook match and only service-scoped log searches so far: the same error search over
+ *    every service (which other services fail the same way: the affected services);
+ * 6. corroboration the matched runbook points at: `query_mysql` (if offered) for database
  *    signatures, else the first other log topic the runbook mentions.
  * At most {@link MAX_TOOL_CALLS} calls; never the same request twice.
  */
@@ -108,6 +110,17 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
   }
 
   if (!a.match || !a.cause) return null
+  // Blast radius: which other services fail the same way (only a service-scoped search so far).
+  const allServicesSearched = seen.observations.some((o) => {
+    const scope = scopeOf(o)
+    return o.tool === "query_logs" && scope.topic === appTopic && (scope.service ?? null) === null
+  })
+  if (logsUsable && !allServicesSearched) {
+    return {
+      name: "query_logs",
+      args: { topic: appTopic, query: PROBLEM_QUERY, ...windowArgs(seen, options.lookbackMinutes) }
+    }
+  }
   if (has("query_mysql") && called("query_mysql").length === 0 && DB_RE.test(`${q} ${a.cause.template}`)) {
     const sql = /payment|支付/i.test(`${q} ${a.cause.template}`)
       ? "SELECT provider, status, error_code, COUNT(*) AS payment_count FROM payments GROUP BY provider, status, error_code LIMIT 20"
