@@ -340,8 +340,11 @@ describe("OfflineRuleModel: planning", () => {
     )
     expect(sql?.name).toBe("query_mysql")
     expect(sql?.args.datasource).toBe("shop")
-    expect(sql?.args.sql).toMatch(/^SELECT [^;]* FROM orders GROUP BY/)
-    expect(sql?.args.sql).not.toMatch(/password|\*\s+FROM|insert|update|delete/i)
+    // it tests the claim over the incident window (the pattern's first to last line), per status
+    expect(sql?.args.sql).toBe(
+      "SELECT status, COUNT(*) AS order_count FROM orders WHERE updated_at >= '2026-03-14 09:10:00' AND updated_at < '2026-03-14 09:51:00' GROUP BY status ORDER BY order_count DESC LIMIT 20"
+    )
+    expect(sql?.args.sql).not.toMatch(/password|\*\s+FROM|\binsert\b|\bupdate\b|\bdelete\b/i)
     // query_mysql only when offered
     expect(
       next([...firstKnowledge, ...dbLogs, ...signatureLookup, ...allServices("offline-call-4")])?.name

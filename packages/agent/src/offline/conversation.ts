@@ -7,7 +7,7 @@ import { parseTimeWindowMessage, TIME_WINDOW_PREFIX } from "../time-window.js"
 export interface Seen {
   readonly question: string
   readonly stop: boolean
-  readonly calls: ReadonlyArray<{ readonly name: string; readonly args: JsonObject }>
+  readonly calls: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly args: JsonObject }>
   /** Tool observations (boundary envelopes), in order. */
   readonly observations: ReadonlyArray<JsonObject>
   /**
@@ -36,7 +36,7 @@ export const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.
 export const readConversation = (messages: ReadonlyArray<ChatMessage>): Seen => {
   let question = ""
   let stop = false
-  const calls: Array<{ name: string; args: JsonObject }> = []
+  const calls: Array<{ id: string; name: string; args: JsonObject }> = []
   const observations: JsonObject[] = []
   let window: Seen["window"] = null
   for (const m of messages) {
@@ -47,7 +47,8 @@ export const readConversation = (messages: ReadonlyArray<ChatMessage>): Seen => 
         window = w?.start && w.end ? { start: w.start, end: w.end } : "unreachable"
       } else if (question === "") question = m.content
     } else if (m.role === "assistant") {
-      for (const c of m.toolCalls ?? []) calls.push({ name: c.name, args: parseObject(c.arguments) ?? {} })
+      for (const c of m.toolCalls ?? [])
+        calls.push({ id: c.id, name: c.name, args: parseObject(c.arguments) ?? {} })
     } else if (m.role === "tool") {
       const o = parseObject(m.content)
       if (o) observations.push(o)

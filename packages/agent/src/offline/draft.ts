@@ -2,6 +2,7 @@ import type { JsonObject } from "@aiops-harness/core"
 import type { Claim, DraftReport } from "@aiops-harness/guards"
 import { affectedClaims, affectedServices, listOf } from "./affected.js"
 import { type Analysis, analyze } from "./analysis.js"
+import { windowRowClaims } from "./sql.js"
 import { clip, isObject, type Seen, str } from "./conversation.js"
 import {
   type DocHit,
@@ -270,7 +271,9 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
       ]
     })
   }
-  claims.push(...rowClaims(seen.observations))
+  // the offline model's windowed database check, else what any other query returned
+  const windowed = windowRowClaims(seen)
+  claims.push(...(windowed.length > 0 ? windowed : rowClaims(seen.observations)))
 
   const evidenceLine = `${lines(cause)} from ${cause.service} match ${quote(cause.template, 100)} ${window(cause)}`
   const upstream =

@@ -1,6 +1,7 @@
 import type { Json, JsonObject } from "@aiops-harness/core"
 import { analyze, APPLICATION_TOPIC } from "./analysis.js"
 import { clip, type Offered, type Seen } from "./conversation.js"
+import { corroboratingSql, incidentWindow, tableFor } from "./sql.js"
 import { knowledgeText, scopeOf, serviceFrom, topicsMentioned } from "./signals.js"
 
 export interface PlanOptions {
@@ -121,10 +122,15 @@ export const planNext = (seen: Seen, offered: Offered, options: PlanOptions): Pl
       args: { topic: appTopic, query: PROBLEM_QUERY, ...windowArgs(seen, options.lookbackMinutes) }
     }
   }
-  if (has("query_mysql") && called("query_mysql").length === 0 && DB_RE.test(`${q} ${a.cause.template}`)) {
-    const sql = /payment|支付/i.test(`${q} ${a.cause.template}`)
-      ? "SELECT provider, status, error_code, COUNT(*) AS payment_count FROM payments GROUP BY provider, status, error_code LIMIT 20"
-      : "SELECT status, COUNT(*) AS order_count FROM orders GROUP BY status LIMIT 20"
+  const window = incidentWindow(a.cause)
+  if (
+    has("query_mysql") &&
+    called("query_mysql").length === 0 &&
+    window &&
+    DB_RE.test(`${q} ${a.cause.template}`)
+  ) {
+    // a query that tests the claim over the incident window, not "any rows"
+    const sql = corroboratingSql(tableFor(`${q} ${a.cause.template}`), window)
     return { name: "query_mysql", args: { datasource: options.mysqlDatasource, sql } }
   }
   if (logsUsable) {
