@@ -366,7 +366,9 @@ const diagnose = (
         step_index: stepIndex,
         outcome,
         tool_call_count: toolCalls.length,
-        usage_available: response.usage !== null
+        usage_available: response.usage !== null,
+        // `length`: the provider cut the answer (a truncated report or tool arguments follow)
+        ...(response.finishReason ? { finish_reason: response.finishReason.slice(0, 32) } : {})
       })
       yield* run.recorder.agentStep({
         stepId,
