@@ -23,7 +23,7 @@ export const EvalQuestionSchema = z.discriminatedUnion("expect", [
   z.strictObject({
     scenario: z.enum(SCENARIO_IDS),
     question: z.string().min(1).max(2000),
-    expect: z.enum(["no_problem", "refusal"])
+    expect: z.enum(["no_problem", "window_unsearchable", "refusal"])
   })
 ])
 export type EvalQuestion = z.output<typeof EvalQuestionSchema>
@@ -50,7 +50,16 @@ export const parseEvalSet = (json: unknown): EvalSet => {
 /** The prefix of the bounded no-problem answer (see `@aiops-harness/agent` `noProblemAnswer`). */
 export const NO_PROBLEM_PREFIX = "No problem found"
 
-export type Outcome = "report" | "no_problem" | "cannot_conclude" | "refusal" | "failed"
+export type Outcome =
+  | "report"
+  | "no_problem"
+  | "window_unsearchable"
+  | "cannot_conclude"
+  | "refusal"
+  | "failed"
+
+/** The notes of a window the tools could not search at all (out of reach, or before retention). */
+const UNSEARCHABLE = /that window could not be searched|nothing in it could be checked/
 
 export const outcomeOf = (result: Pick<DiagnosisResult, "releaseResult" | "content">): Outcome =>
   result.releaseResult === "DIAGNOSIS_REPORT"
@@ -61,7 +70,9 @@ export const outcomeOf = (result: Pick<DiagnosisResult, "releaseResult" | "conte
         ? "failed"
         : result.content.startsWith(NO_PROBLEM_PREFIX)
           ? "no_problem"
-          : "cannot_conclude"
+          : UNSEARCHABLE.test(result.content)
+            ? "window_unsearchable"
+            : "cannot_conclude"
 
 export interface Grade {
   readonly pass: boolean

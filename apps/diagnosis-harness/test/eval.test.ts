@@ -16,9 +16,9 @@ describe("the eval:diagnosis question sets", () => {
     expect(own.questions.length).toBeGreaterThanOrEqual(40)
     expect(heldOut.questions.length).toBeGreaterThanOrEqual(15)
     for (const set of [own, heldOut]) {
-      expect(new Set(set.questions.map((q) => q.expect))).toEqual(
-        new Set(["report", "no_problem", "refusal"])
-      )
+      const outcomes = new Set(set.questions.map((q) => q.expect))
+      for (const o of ["report", "no_problem", "window_unsearchable", "refusal"])
+        expect(outcomes).toContain(o)
     }
     expect(new Set(own.questions.map((q) => q.scenario)).size).toBe(5)
   })
@@ -102,6 +102,13 @@ describe("grading", () => {
     expect(outcomeOf({ releaseResult: "CANNOT_CONCLUDE", content: "Cannot conclude: …" })).toBe(
       "cannot_conclude"
     )
+    expect(
+      outcomeOf({
+        releaseResult: "CANNOT_CONCLUDE",
+        content:
+          "Cannot conclude: …\nRetention: the logs start at X; the searched window lies entirely before that, so nothing in it could be checked."
+      })
+    ).toBe("window_unsearchable")
     expect(outcomeOf({ releaseResult: "RUN_FAILED", content: "" })).toBe("failed")
     expect(outcomeOf({ releaseResult: "NOT_A_DIAGNOSIS", content: "" })).toBe("refusal")
   })

@@ -18,8 +18,32 @@ export const nothingFound = (checked: ReadonlyArray<CheckedScope>): boolean => {
   return (
     system.length > 0 &&
     checked.every((c) => c.errorCode === null && c.status === "READY") &&
-    system.every((c) => c.evidenceStatus === "NO_EVIDENCE")
+    system.every((c) => c.evidenceStatus === "NO_EVIDENCE") &&
+    // a search whose whole window lies before the oldest log held checked nothing
+    !system.every(beforeRetention)
   )
+}
+
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null)
+
+/** The oldest log the backend holds, when the search's window started before it. */
+const availableFrom = (c: CheckedScope): string | null => text(c.scope?.available_from)
+
+/** The whole searched window lies before the oldest log held. */
+const beforeRetention = (c: CheckedScope): boolean => {
+  const from = availableFrom(c)
+  const end = text(c.scope?.end_time)
+  return from !== null && end !== null && Date.parse(end) <= Date.parse(from)
+}
+
+/** What the backend's retention cut from the searched windows, or null. */
+export const retentionNote = (checked: ReadonlyArray<CheckedScope>): string | null => {
+  const cut = checked.filter((c) => availableFrom(c) !== null)
+  if (cut.length === 0) return null
+  const from = cut.map((c) => availableFrom(c)!).sort()[0]!
+  return cut.every(beforeRetention)
+    ? `Retention: the logs start at ${from}; the searched window lies entirely before that, so nothing in it could be checked.`
+    : `Retention: the logs start at ${from}; the part of the searched window before that holds no logs and could not be checked.`
 }
 
 /**
@@ -42,7 +66,8 @@ export const noProblemAnswer = (releaseContent: string): string => {
 
 /**
  * The released content with the harness's framing: the no-problem answer when it applies, and
- * the time-window note (asked window not honoured) right after the first line.
+ * right after the first line the time-window note (asked window not honoured) and the retention
+ * note (the searched window reaches before the oldest log held).
  */
 export const frameReleasedContent = (input: {
   readonly content: string
@@ -51,10 +76,13 @@ export const frameReleasedContent = (input: {
   readonly window: ResolvedWindow | null
 }): string => {
   const body = !input.released && nothingFound(input.checked) ? noProblemAnswer(input.content) : input.content
-  const note = input.window?.note
-  if (!note) return body
+  const notes = [
+    ...(input.window?.note ? [`Time window: ${input.window.note}`] : []),
+    ...[retentionNote(input.checked)].filter((n): n is string => n !== null)
+  ]
+  if (notes.length === 0) return body
   const nl = body.indexOf("\n")
   return nl < 0
-    ? `${body}\n\nTime window: ${note}`
-    : `${body.slice(0, nl)}\nTime window: ${note}${body.slice(nl)}`
+    ? `${body}\n\n${notes.join("\n")}`
+    : `${body.slice(0, nl)}\n${notes.join("\n")}${body.slice(nl)}`
 }

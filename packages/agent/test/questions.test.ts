@@ -267,6 +267,40 @@ describe("the released text's framing", () => {
     ).toBe("Report")
   })
 
+  it("says when the searched window reaches before the oldest log held (retention)", () => {
+    const partly = check({
+      scope: {
+        start_time: "2026-03-15T11:50:00.000Z",
+        end_time: "2026-03-15T12:50:00.000Z",
+        available_from: "2026-03-15T12:30:00.000Z"
+      }
+    })
+    const text = frameReleasedContent({ content: release, released: false, checked: [partly], window: null })
+    expect(text.startsWith(NO_PROBLEM_FOUND)).toBe(true)
+    expect(text.split("\n")[1]).toBe(
+      "Retention: the logs start at 2026-03-15T12:30:00.000Z; the part of the searched window before that holds no logs and could not be checked."
+    )
+    // a window entirely before the oldest log checked nothing: no "no problem found"
+    const before = check({
+      scope: {
+        start_time: "2026-03-15T09:00:00.000Z",
+        end_time: "2026-03-15T10:00:00.000Z",
+        available_from: "2026-03-15T12:30:00.000Z"
+      }
+    })
+    expect(nothingFound([before])).toBe(false)
+    const cannot = frameReleasedContent({
+      content: release,
+      released: false,
+      checked: [before],
+      window: null
+    })
+    expect(cannot.startsWith("Cannot conclude")).toBe(true)
+    expect(cannot).toContain(
+      "the searched window lies entirely before that, so nothing in it could be checked."
+    )
+  })
+
   it("says when the asked window was not honoured, right after the first line", () => {
     const window = resolveWindow(extractTimeWindow("yesterday", NOW)!, NOW, { maxLookbackMinutes: 1440 })
     const text = frameReleasedContent({ content: "Line one\nLine two", released: true, checked: [], window })
