@@ -4,7 +4,6 @@
  */
 import type { Claim } from "@aiops-harness/guards"
 import type { Analysis } from "./analysis.js"
-import { quote } from "./draft.js"
 import type { PatternHit } from "./signals.js"
 
 /** The services to name in the summary: the cause's first, then the other affected ones. */
@@ -16,8 +15,11 @@ export const affectedServices = (a: Analysis, cause: PatternHit): string[] => [
 export const listOf = (names: ReadonlyArray<string>): string =>
   names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
 
-/** One cited claim per other affected service (at most `max`): its own lines of the failure. */
-export const affectedClaims = (a: Analysis, max = 2): Claim[] =>
+/**
+ * One cited claim per other affected service (at most `max`): its own lines of the failure.
+ * `quote` is the draft's verbatim quotation (passed in: the draft imports this module).
+ */
+export const affectedClaims = (a: Analysis, quote: (text: string) => string, max = 2): Claim[] =>
   a.affected.slice(0, max).map((p) => ({
     text: `${p.service} is affected too — ${p.count} ${p.level} log line${p.count === 1 ? "" : "s"} from ${p.service} match ${quote(p.template)} between ${p.firstSeen || "?"} and ${p.lastSeen || "?"}${a.match ? `, a failure runbook "${a.match.title}" describes` : ""}.`,
     citations: [

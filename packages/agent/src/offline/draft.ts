@@ -253,7 +253,7 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
       citations
     })
   }
-  claims.push(...affectedClaims(a))
+  claims.push(...affectedClaims(a, (text) => quote(text)))
   const runbookDocs = match ? a.docs.filter((d) => d.runbook === match.runbook) : []
   const corroborating = a.corroborating.slice(0, 2)
   for (const p of corroborating) {
