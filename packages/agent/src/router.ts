@@ -67,6 +67,16 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   /\b(?:is|are|was|were)\b[^?.!]*\b(?:ok|okay|fine|up|alive|running|working|responding|healthy|stable)\b/,
   /\b(?:problems?|issues?|trouble|anomal\w*|misbehav\w*)\b/,
   /\bdie[sd]?\b|\bdying\b|\bdead\b/,
+  /\bwhat(?:[’']?s| is| was)\s+(?:going on|happening|up with)\b/,
+  /\b(?:check|look)(?:ing)?\s+(?:on|into|at)\b|\b(?:take|have) a look\b/,
+  /\bhow(?:[’']?s| is| are)\b[^?.!]*\b(?:service|gateway|api|db|database|cluster|queue|cache|redis|mysql|postgres\w*|kafka|pods?|nodes?)\b/,
+  // something behaves oddly, a resource or a metric looks bad
+  /\b(?:weird|strange|flak\w*|unstable|erratic|intermittent\w*|sporadic\w*)\b/,
+  /\bp(?:50|75|90|95|99|999)\b|\b(?:cpu|memory|heap|disk|throughput|backlog|lag\w*)\b/,
+  /\bclimb\w*|\bthrottl\w*|\brate[ -]?limit\w*/,
+  /\bpaged\b|\bon fire\b|\bfiring\b/,
+  /\bempty (?:results?|responses?|pages?|carts?)\b/,
+  /\bnpes?\b|nullpointer|\bpanic\w*|\bsegfault\w*|\bstack ?traces?\b/,
   // inside identifiers too: RedisCommandTimeoutException, SocketTimeout
   /timeout|exception\b/,
   /\bwhy\b/,
