@@ -282,10 +282,12 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
         topic: request.topic,
         query: normalizeQuery(request.query),
         service: request.service ?? null,
-        // an absolute window: the Control View names the window actually searched
+        // a look-back names its length; every search names the window actually searched
         ...(request.start_time !== undefined || request.end_time !== undefined
-          ? { start_time: raw.scope.start_time, end_time: raw.scope.end_time }
+          ? {}
           : { lookback_minutes: request.lookback_minutes ?? DEFAULT_LOOKBACK_MINUTES }),
+        start_time: raw.scope.start_time,
+        end_time: raw.scope.end_time,
         // retention: the window starts before the oldest log the backend holds
         ...(raw.scope.available_from !== undefined ? { available_from: raw.scope.available_from } : {})
       }
