@@ -21,6 +21,12 @@ export type ModelConfig =
       readonly model: string
       readonly timeoutMs: number
       readonly maxRetries: number
+      /** `MODEL_STREAM`: ask for streamed completions (deltas joined by the provider client). */
+      readonly stream: boolean
+      /** `MODEL_API_KEY_HEADER`: header carrying the key instead of `Authorization: Bearer` (Azure: `api-key`). */
+      readonly apiKeyHeader: string | null
+      /** `MODEL_QUERY`: query parameters of every model request (Azure: `api-version=2024-10-21`). */
+      readonly query: Readonly<Record<string, string>> | null
     }
 
 export interface AppConfig {
@@ -88,6 +94,37 @@ const intIn = (
   return n
 }
 
+const bool = (field: string, raw: string | undefined, fallback: boolean): boolean => {
+  const v = nonEmpty(raw)?.toLowerCase() ?? null
+  if (v === null) return fallback
+  if (v === "true" || v === "1") return true
+  if (v === "false" || v === "0") return false
+  throw new ConfigError({ field, reason: `expected true or false, got "${v.slice(0, 20)}"` })
+}
+
+const headerName = (field: string, raw: string | undefined): string | null => {
+  const v = nonEmpty(raw)
+  if (v === null) return null
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(v))
+    throw new ConfigError({ field, reason: "expected an HTTP header name" })
+  return v.toLowerCase()
+}
+
+/** `a=1&b=2` (a leading `?` allowed); values are not echoed in errors. */
+const queryOf = (field: string, raw: string | undefined): Readonly<Record<string, string>> | null => {
+  const v = nonEmpty(raw)
+  if (v === null) return null
+  const params = new URLSearchParams(v.replace(/^\?/, ""))
+  const out: Record<string, string> = {}
+  for (const [k, value] of params) {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k))
+      throw new ConfigError({ field, reason: "expected name=value pairs" })
+    out[k] = value
+  }
+  if (Object.keys(out).length === 0) throw new ConfigError({ field, reason: "expected name=value pairs" })
+  return out
+}
+
 const url = (field: string, raw: string | undefined, protocols: ReadonlyArray<string>): string | null => {
   const v = nonEmpty(raw)
   if (v === null) return null
@@ -137,7 +174,10 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
       apiKey,
       model: modelName,
       timeoutMs: intIn("MODEL_TIMEOUT_MS", env.MODEL_TIMEOUT_MS, 60_000, 1000, 600_000),
-      maxRetries: intIn("MODEL_MAX_RETRIES", env.MODEL_MAX_RETRIES, 2, 0, 10)
+      maxRetries: intIn("MODEL_MAX_RETRIES", env.MODEL_MAX_RETRIES, 2, 0, 10),
+      stream: bool("MODEL_STREAM", env.MODEL_STREAM, false),
+      apiKeyHeader: headerName("MODEL_API_KEY_HEADER", env.MODEL_API_KEY_HEADER),
+      query: queryOf("MODEL_QUERY", env.MODEL_QUERY)
     }
   }
   const portRaw = overrides.port !== undefined ? String(overrides.port) : env.PORT

@@ -1,6 +1,7 @@
 export * from "./config.js"
 export * from "./demo/index.js"
 export * from "./diagnose.js"
+export * from "./eval.js"
 export * from "./format.js"
 export * from "./http.js"
 export * from "./main.js"

@@ -249,7 +249,10 @@ const modelLayer = (config: AppConfig): Layer.Layer<ChatModel> =>
         apiKey: config.model.apiKey,
         model: config.model.model,
         timeoutMs: config.model.timeoutMs,
-        maxRetries: config.model.maxRetries
+        maxRetries: config.model.maxRetries,
+        stream: config.model.stream,
+        ...(config.model.apiKeyHeader ? { apiKeyHeader: config.model.apiKeyHeader } : {}),
+        ...(config.model.query ? { query: config.model.query } : {})
       })
 
 /**

@@ -224,6 +224,26 @@ describe("configuration", () => {
     expect(JSON.stringify(describeBackends(config))).not.toContain('k"')
   })
 
+  it("reads the provider settings: streaming, the key header and query parameters (Azure OpenAI)", () => {
+    const base = {
+      OPENAI_BASE_URL: "https://r.openai.azure.com/openai/deployments/d",
+      OPENAI_API_KEY: "k",
+      MODEL: "m"
+    }
+    expect(loadConfig(base).model).toMatchObject({ stream: false, apiKeyHeader: null, query: null })
+    expect(
+      loadConfig({
+        ...base,
+        MODEL_STREAM: "true",
+        MODEL_API_KEY_HEADER: "api-key",
+        MODEL_QUERY: "?api-version=2024-10-21"
+      }).model
+    ).toMatchObject({ stream: true, apiKeyHeader: "api-key", query: { "api-version": "2024-10-21" } })
+    expect(() => loadConfig({ ...base, MODEL_STREAM: "yes" })).toThrow("MODEL_STREAM")
+    expect(() => loadConfig({ ...base, MODEL_API_KEY_HEADER: "api key: x" })).toThrow("MODEL_API_KEY_HEADER")
+    expect(() => loadConfig({ ...base, MODEL_QUERY: "=" })).toThrow("MODEL_QUERY")
+  })
+
   it("the --scenario override wins over SCENARIO", () => {
     expect(loadConfig({ SCENARIO: "calm" }, { scenario: "oom-killed" }).scenario).toBe("oom-killed")
   })

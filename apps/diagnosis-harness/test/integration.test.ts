@@ -75,6 +75,14 @@ describe.runIf(hasRedis && hasMysql)("diagnose end to end on Redis + MySQL (quer
     expect(mysqlCalls.length).toBeGreaterThan(0)
     expect(mysqlCalls.some((c) => c.status === "READY")).toBe(true)
     expect(err.some((l) => /tool query_mysql .* -> READY/.test(l))).toBe(true)
+    // The database check tests the claim over the incident window (rows per status), citing each row it names.
+    const dbClaim = result.report!.claims.find((c) => c.text.startsWith("Database check in"))
+    expect(dbClaim?.text).toMatch(
+      /orders written \(updated_at\) between \S+ \S+ and \S+ \S+ UTC.*by status: status=/
+    )
+    expect(dbClaim?.citations.length).toBeGreaterThan(1)
+    // Released row refs are quoted evidence, brackets neutralized (guards README, "Released text").
+    for (const c of dbClaim!.citations) expect(c.ref).toMatch(/^"rows\(\d+\)\.status=[A-Z]+"$/)
 
     // The password hashes of the business schema never reach the model or the report.
     const hashes = (await audit!.pool.query("SELECT password_hash FROM users")) as unknown as [

@@ -241,7 +241,7 @@ describe("trace viewer: a bounded answer (calm world)", () => {
     await world.runtime.dispose()
   })
 
-  it("shows cannot conclude with the release decision's reasons", async () => {
+  it("shows cannot conclude with the bounded no-problem answer and what it checked", async () => {
     const outcome = await world.runtime.runPromise(
       diagnose({ question: SCENARIOS.calm.sampleQuestion, sessionId: "s-calm" })
     )
@@ -249,15 +249,13 @@ describe("trace viewer: a bounded answer (calm world)", () => {
     const app = makeHttpApp(world.runtime, world.config)
     const html = await (await app.request(`/runs/s-calm/${outcome.result.runId}`)).text()
     expect(html).toMatch(/id="run-outcome" data-status="FINISHED">cannot conclude</)
-    expect(html).toContain('id="release-missing"')
-    const missing = outcome.result.content.split("Missing:\n")[1]!.split("\n")[0]!.slice(2)
-    expect(html).toContain(
-      missing
-        .replaceAll("&", "&amp;")
-        .replaceAll("<", "&lt;")
-        .replaceAll(">", "&gt;")
-        .replaceAll('"', "&quot;")
-    )
+    // The calm world's answer is "no problem found" bounded to the checked scopes (agent answer.ts).
+    expect(outcome.result.content).toMatch(/^No problem found in the scopes checked/)
+    const checked = outcome.result.content.split("Checked:\n")[1]!.split("\n")[0]!.slice(2)
+    const escape = (t: string) =>
+      t.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;")
+    expect(html).toContain(escape("No problem found in the scopes checked"))
+    expect(html).toContain(escape(checked))
     const list = await (await app.request("/?outcome=cannot_conclude")).text()
     expect(list).toContain(`data-run-id="${outcome.result.runId}"`)
   })

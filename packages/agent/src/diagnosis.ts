@@ -41,6 +41,7 @@ import {
   SEMANTIC_GUARD_SYSTEM_PROMPT,
   stopRequiredMessage
 } from "./prompts.js"
+import { frameReleasedContent } from "./answer.js"
 import { type Intent, routeQuestion, UNKNOWN_MODEL } from "./router.js"
 import {
   traceEvidenceGuard,
@@ -50,6 +51,7 @@ import {
   traceSemanticGuard,
   traceStopRequired
 } from "./tracing.js"
+import { type TimeWindowOptions, timeWindowMessage } from "./time-window.js"
 
 export type ReleaseResult = "DIAGNOSIS_REPORT" | "CANNOT_CONCLUDE" | "NOT_A_DIAGNOSIS" | "RUN_FAILED"
 
@@ -101,6 +103,8 @@ export interface DiagnosisOptions {
   readonly boundary?: Partial<ToolBoundaryConfig>
   /** Called synchronously for each progress event; exceptions are ignored. */
   readonly onProgress?: (event: ProgressEvent) => void
+  /** How times in the question become the tools' window (zone default UTC). */
+  readonly timeWindow?: TimeWindowOptions
 }
 
 export interface DiagnosisResult {
@@ -277,7 +281,9 @@ const diagnose = (
       stopReason: state.stopReason
     })
 
-    const routing = yield* routeQuestion(run, question).pipe(traceRouting)
+    const routing = yield* routeQuestion(run, question, {
+      ...(options.timeWindow ? { timeWindow: options.timeWindow } : {})
+    }).pipe(traceRouting)
     state.intent = routing.intent
     yield* notify({ type: "routing", intent: routing.intent, source: routing.source })
     if (routing.intent !== "diagnosis") {
@@ -302,7 +308,9 @@ const diagnose = (
     })
     const messages: ChatMessage[] = [
       { role: "system", content: AGENT_SYSTEM_PROMPT },
-      { role: "user", content: question }
+      { role: "user", content: question },
+      // The question's time window, resolved by the harness before the model plans.
+      ...(routing.window ? [{ role: "user" as const, content: timeWindowMessage(routing.window) }] : [])
     ]
     let stopInjected = false
     const requireStop = (reason: string, stepId: string) =>
@@ -384,7 +392,9 @@ const diagnose = (
         step_index: stepIndex,
         outcome,
         tool_call_count: toolCalls.length,
-        usage_available: response.usage !== null
+        usage_available: response.usage !== null,
+        // `length`: the provider cut the answer (a truncated report or tool arguments follow)
+        ...(response.finishReason ? { finish_reason: response.finishReason.slice(0, 32) } : {})
       })
       yield* run.recorder.agentStep({
         stepId,
@@ -563,7 +573,14 @@ const diagnose = (
     yield* traceRelease({ release, releaseResult, evidence: state.evidence, semantic: state.semantic })
     yield* notify({ type: "release", decision: release.decision })
     // Defence in depth: the released text is redacted once more before it leaves the run.
-    const content = redactText(release.content)
+    const content = redactText(
+      frameReleasedContent({
+        content: release.content,
+        released: releaseResult === "DIAGNOSIS_REPORT",
+        checked: state.checked,
+        window: routing.window
+      })
+    )
     const summary = yield* finishOnce("FINISHED", releaseResult, content)
     const released =
       releaseResult === "DIAGNOSIS_REPORT" && release.report ? redactDraftProse(release.report) : null

@@ -41,6 +41,13 @@ export interface ChatResponse {
   /** `null` when the provider reported no usage: never invent zeros. */
   readonly usage: TokenUsage | null
   readonly model: string
+  /**
+   * Why the provider stopped (`stop`, `tool_calls`, `length`, `content_filter`, ...), when it
+   * said; `length` means the content or tool arguments were cut.
+   */
+  readonly finishReason?: string
+  /** Parts of the usage the provider broke out (already included in its totals). */
+  readonly usageDetails?: { readonly cachedTokens?: number; readonly reasoningTokens?: number }
 }
 
 export type ModelErrorReason =

@@ -18,7 +18,10 @@ export interface OfflineRuleModelOptions {
   readonly model?: string
   /** Datasource for `query_mysql`. Default `shop` (the demo allowlist). */
   readonly mysqlDatasource?: string
-  /** Lookback of the `query_logs` calls; the broadened call (nothing found) uses 1440. Default 60. */
+  /**
+   * Lookback of the `query_logs` calls; the broadened call (nothing found) uses 1440. Default 60.
+   * A window the question names (the harness's `TIME_WINDOW:` message) replaces both.
+   */
   readonly lookbackMinutes?: number
   /** Maximum claims in a draft. Default 6. */
   readonly maxClaims?: number
@@ -29,9 +32,10 @@ export interface OfflineRuleModelOptions {
  * agent from what it observes (the question, the offered tool specs and the observations):
  * knowledge for the question; application errors and warnings (service from the question and
  * runbook hits); the logs of a dependency the dominant error names; a knowledge lookup of the
- * dominant signature's salient terms to find the runbook that explains it; one corroborating
- * query the runbook points at (another log topic, or `query_mysql` for database signatures).
- * At most four tool calls; with no log evidence it broadens, then stops (the harness's
+ * dominant signature's salient terms to find the runbook that explains it; the same error search
+ * over every service (which other services are affected); one corroborating query the runbook
+ * points at (another log topic, or a windowed `query_mysql` for database signatures).
+ * At most five tool calls; with no log evidence it broadens, then stops (the harness's
  * information-gain stop ends the loop).
  *
  * The draft cites only refs it saw: the dominant pattern, the runbook section that describes

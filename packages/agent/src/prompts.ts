@@ -3,7 +3,9 @@
 export const ROUTER_SYSTEM_PROMPT = `You route user questions for an operations (AIOps) assistant.
 Answer with a JSON object only: {"intent": "diagnosis"} when the user asks to investigate,
 explain or troubleshoot a production problem (errors, failures, latency, slow queries, outages,
-alerts), otherwise {"intent": "other"}.`
+alerts) or asks about the current health or status of a service or system ("is checkout healthy?",
+"how is payments doing?": a health question is a diagnosis of the current state), otherwise
+{"intent": "other"}.`
 
 export const AGENT_SYSTEM_PROMPT = `You are a careful production diagnosis agent. Investigate the user's
 question with the tools. Each tool result is a JSON observation with a "tool_call_id"; only

@@ -1,7 +1,14 @@
-import type { RunContext } from "@aiops-harness/core"
-import { Effect } from "effect"
+import type { JsonObject, RunContext } from "@aiops-harness/core"
+import { Clock, Effect } from "effect"
 import { ChatModel } from "./model.js"
 import { ROUTER_SYSTEM_PROMPT } from "./prompts.js"
+import {
+  DEFAULT_MAX_LOOKBACK_MINUTES,
+  extractTimeWindow,
+  type ResolvedWindow,
+  resolveWindow,
+  type TimeWindowOptions
+} from "./time-window.js"
 
 export type Intent = "diagnosis" | "other"
 
@@ -53,6 +60,25 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   /\bretr(?:y|ies|ying)\b/,
   /\brefus\w*/,
   /\bdropp\w*/,
+  // health and status: a question about the current state is a diagnosis of it
+  /\bhealth\w*/,
+  /\bstatus\b/,
+  /\bhow(?:[’']?s| is| are| was| were| has| have)\b[^?.!]*\b(?:doing|looking|perform\w*|behaving|running|holding up)\b/,
+  /\b(?:is|are|was|were)\b[^?.!]*\b(?:ok|okay|fine|up|alive|running|working|responding|healthy|stable)\b/,
+  /\b(?:problems?|issues?|trouble|anomal\w*|misbehav\w*)\b/,
+  /\bdie[sd]?\b|\bdying\b|\bdead\b/,
+  /\bwhat(?:[’']?s| is| was)\s+(?:going on|happening|up with)\b/,
+  /\b(?:check|look)(?:ing)?\s+(?:on|into|at)\b|\b(?:take|have) a look\b/,
+  /\bhow(?:[’']?s| is| are)\b[^?.!]*\b(?:service|gateway|api|db|database|cluster|queue|cache|redis|mysql|postgres\w*|kafka|pods?|nodes?)\b/,
+  // something behaves oddly, a resource or a metric looks bad
+  /\b(?:weird|strange|flak\w*|unstable|erratic|intermittent\w*|sporadic\w*)\b/,
+  /\bp(?:50|75|90|95|99|999)\b|\b(?:cpu|memory|heap|disk|throughput|backlog|lag\w*)\b/,
+  /\bclimb\w*|\bthrottl\w*|\brate[ -]?limit\w*/,
+  /\bpaged\b|\bon fire\b|\bfiring\b/,
+  /\bempty (?:results?|responses?|pages?|carts?)\b/,
+  /\bnpes?\b|nullpointer|\bpanic\w*|\bsegfault\w*|\bstack ?traces?\b/,
+  // inside identifiers too: RedisCommandTimeoutException, SocketTimeout
+  /timeout|exception\b/,
   /\bwhy\b/,
   /\binvestigat\w*/,
   /\bdiagnos\w*/,
@@ -75,7 +101,11 @@ const DIAGNOSIS_CJK = [
   "挂了",
   "宕机",
   "不能",
-  "无法"
+  "无法",
+  "健康",
+  "状态",
+  "正常吗",
+  "有问题"
 ]
 
 /**
@@ -102,18 +132,40 @@ export interface RoutingResult {
   readonly intent: Intent
   /** `model` when the model answered, `fallback` when it failed or answered unparseably. */
   readonly source: "model" | "fallback"
+  /**
+   * The time window the question names, resolved against the run's clock and the tools' reach
+   * (deterministic, before the model plans); `null` when it names none.
+   */
+  readonly window: ResolvedWindow | null
 }
+
+export interface RouteOptions {
+  /** Zone for times without one, and the window around a point in time. */
+  readonly timeWindow?: TimeWindowOptions
+  /** How far back the tools reach. Default {@link DEFAULT_MAX_LOOKBACK_MINUTES}. */
+  readonly maxLookbackMinutes?: number
+}
+
+const windowPayload = (w: ResolvedWindow): JsonObject => ({
+  phrase: w.asked.phrase.slice(0, 80),
+  asked_start: new Date(w.asked.start).toISOString(),
+  asked_end: new Date(w.asked.end).toISOString(),
+  start_time: w.start === null ? null : new Date(w.start).toISOString(),
+  end_time: w.end === null ? null : new Date(w.end).toISOString(),
+  honoured: w.note === null
+})
 
 /**
  * The router: one model call, recorded as router `MODEL_TOKEN_USAGE`, `ROUTING_ATTEMPT`,
- * `ROUTING_DECISION`. A model failure or an unparseable answer falls back to keyword routing
+ * `ROUTING_DECISION` (with the question's `time_window`, if it names one). A model failure or an unparseable answer falls back to keyword routing
  * (recorded as such: `source: "fallback"`); it never fails. A failed call still gets its ledger
  * entry, with unknown usage (`usage_available = false`), and `ROUTING_ATTEMPT` carries its
  * `error_reason`.
  */
 export const routeQuestion = (
   run: RunContext,
-  question: string
+  question: string,
+  options: RouteOptions = {}
 ): Effect.Effect<RoutingResult, never, ChatModel> =>
   Effect.gen(function* () {
     const model = yield* ChatModel
@@ -155,9 +207,20 @@ export const routeQuestion = (
         error_reason: answer.failure.reason
       })
     }
+    const now = yield* Clock.currentTimeMillis
+    const asked = extractTimeWindow(question, now, options.timeWindow)
+    const window = asked
+      ? resolveWindow(asked, now, {
+          maxLookbackMinutes: options.maxLookbackMinutes ?? DEFAULT_MAX_LOOKBACK_MINUTES
+        })
+      : null
     const result: RoutingResult = intent
-      ? { intent, source: "model" }
-      : { intent: classifyIntentByKeywords(question), source: "fallback" }
-    yield* run.recorder.event("ROUTING_DECISION", { intent: result.intent, source: result.source })
+      ? { intent, source: "model", window }
+      : { intent: classifyIntentByKeywords(question), source: "fallback", window }
+    yield* run.recorder.event("ROUTING_DECISION", {
+      intent: result.intent,
+      source: result.source,
+      ...(window ? { time_window: windowPayload(window) } : {})
+    })
     return result
   })

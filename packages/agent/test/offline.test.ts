@@ -155,6 +155,9 @@ const eventLogs = toolTurn(
   )
 )
 
+/** The all-services error search (blast radius), here finding nothing more. */
+const allServices = (id: string) =>
+  toolTurn(id, "query_logs", { topic: "application" }, logs("application", [], null))
 const next = (messages: ChatMessage[], offered = tools) => {
   const r = ask({ purpose: "agent", messages: [question, ...messages], tools: offered })
   const call = r.message.toolCalls[0]
@@ -225,6 +228,25 @@ describe("keyword routing (offline router and router fallback)", () => {
     ["error spike after the deploy", "diagnosis"],
     ["was there an outage?", "diagnosis"],
     ["结账接口报错", "diagnosis"],
+    ["is checkout-service healthy right now?", "diagnosis"],
+    ["is payments healthy?", "diagnosis"],
+    ["health check: how is checkout doing over the last 30 minutes?", "diagnosis"],
+    ["what's the status of the api-gateway?", "diagnosis"],
+    ["is everything ok with orders since this morning?", "diagnosis"],
+    ["any issues with search?", "diagnosis"],
+    ["RedisCommandTimeoutException everywhere", "diagnosis"],
+    ["how do I add a runbook?", "other"],
+    ["what's going on with checkout?", "diagnosis"],
+    ["can you look into the orders service?", "diagnosis"],
+    ["checkout has been flaky all morning", "diagnosis"],
+    ["p99 on orders looks bad", "diagnosis"],
+    ["high cpu on search-service", "diagnosis"],
+    ["we got paged for payments", "diagnosis"],
+    ["checkout-service keeps throwing NPEs", "diagnosis"],
+    ["hows the api gateway", "diagnosis"],
+    ["can you check the weather", "other"],
+    ["summarize the release notes of version 2.3", "other"],
+    ["what are you doing later", "other"],
     ["what's the weather", "other"],
     ["write a poem", "other"],
     ["hello", "other"],
@@ -285,16 +307,29 @@ describe("OfflineRuleModel: planning", () => {
     const call = next([...firstKnowledge, ...symptom, ...dependency])
     expect(call?.name).toBe("lookup_knowledge")
     expect(call?.args.query).toContain("QuotaExceededException")
-    // four calls made: time to draft, with the dependency's pattern as the cause
-    const done = [...firstKnowledge, ...symptom, ...dependency, ...signatureLookup.map((m) => m)]
-    const renumbered = JSON.parse(JSON.stringify(done).replaceAll("offline-call-3", "offline-call-X"))
-    expect(next(renumbered)).toBeNull()
+    // only service-scoped searches so far: which other services fail the same way
+    const four = [...firstKnowledge, ...symptom, ...dependency, ...signatureLookup.map((m) => m)]
+    const renumbered = JSON.parse(JSON.stringify(four).replaceAll("offline-call-3", "offline-call-X"))
+    expect(next(renumbered)?.args).toEqual({
+      topic: "application",
+      query: "level:ERROR OR level:WARN OR level:FATAL",
+      lookback_minutes: 60
+    })
+    // five calls made: time to draft, with the dependency's pattern as the cause
+    expect(next([...renumbered, ...allServices("offline-call-5")])).toBeNull()
   })
 
   it("corroborates in the log topic the matched runbook mentions, or with SQL for database signatures", () => {
-    expect(next([...firstKnowledge, ...appLogs, ...signatureLookup])).toEqual({
+    expect(next([...firstKnowledge, ...appLogs, ...signatureLookup])?.args).toEqual({
+      topic: "application",
+      query: "level:ERROR OR level:WARN OR level:FATAL",
+      lookback_minutes: 60
+    })
+    expect(
+      next([...firstKnowledge, ...appLogs, ...signatureLookup, ...allServices("offline-call-4")])
+    ).toEqual({
       name: "query_logs",
-      id: "offline-call-4",
+      id: "offline-call-5",
       args: {
         topic: "system_events",
         query: "level:ERROR OR level:WARN OR level:FATAL",
@@ -309,13 +344,21 @@ describe("OfflineRuleModel: planning", () => {
         pattern({ template: "QuotaExceededException on orders write quota exhausted for tenant <*>" })
       ])
     )
-    const sql = next([...firstKnowledge, ...dbLogs, ...signatureLookup], [...tools, mysqlSpec])
+    const sql = next(
+      [...firstKnowledge, ...dbLogs, ...signatureLookup, ...allServices("offline-call-4")],
+      [...tools, mysqlSpec]
+    )
     expect(sql?.name).toBe("query_mysql")
     expect(sql?.args.datasource).toBe("shop")
-    expect(sql?.args.sql).toMatch(/^SELECT [^;]* FROM orders GROUP BY/)
-    expect(sql?.args.sql).not.toMatch(/password|\*\s+FROM|insert|update|delete/i)
+    // it tests the claim over the incident window (the pattern's first to last line), per status
+    expect(sql?.args.sql).toBe(
+      "SELECT status, COUNT(*) AS order_count FROM orders WHERE updated_at >= '2026-03-14 09:10:00' AND updated_at < '2026-03-14 09:51:00' GROUP BY status ORDER BY order_count DESC LIMIT 20"
+    )
+    expect(sql?.args.sql).not.toMatch(/password|\*\s+FROM|\binsert\b|\bupdate\b|\bdelete\b/i)
     // query_mysql only when offered
-    expect(next([...firstKnowledge, ...dbLogs, ...signatureLookup])?.name).toBe("query_logs")
+    expect(
+      next([...firstKnowledge, ...dbLogs, ...signatureLookup, ...allServices("offline-call-4")])?.name
+    ).toBe("query_logs")
   })
 
   it("broadens, then checks system events, then stops when no log shows a problem", () => {

@@ -126,7 +126,8 @@ describe("OpenAICompatibleModel", () => {
         toolCalls: [{ id: "call_abc", name: "lookup_knowledge", arguments: '{"query":"pool"}' }]
       },
       usage: { promptTokens: 11, completionTokens: 7, totalTokens: 18 },
-      model: "served-model"
+      model: "served-model",
+      finishReason: "stop"
     })
     const { body, headers } = server.hits[0]!
     expect(headers.authorization).toBe("Bearer sk-test")

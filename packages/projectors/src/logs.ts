@@ -257,7 +257,8 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
       query: redactSecrets(raw.scope.query),
       service: raw.scope.service === null ? null : sanitizeLogService(raw.scope.service),
       start_time: raw.scope.start_time,
-      end_time: raw.scope.end_time
+      end_time: raw.scope.end_time,
+      ...(raw.scope.available_from !== undefined ? { available_from: raw.scope.available_from } : {})
     }
     const build = (counts: ReadonlyArray<number>) => ({
       scope,
@@ -281,7 +282,14 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
         topic: request.topic,
         query: normalizeQuery(request.query),
         service: request.service ?? null,
-        lookback_minutes: request.lookback_minutes ?? DEFAULT_LOOKBACK_MINUTES
+        // a look-back names its length; every search names the window actually searched
+        ...(request.start_time !== undefined || request.end_time !== undefined
+          ? {}
+          : { lookback_minutes: request.lookback_minutes ?? DEFAULT_LOOKBACK_MINUTES }),
+        start_time: raw.scope.start_time,
+        end_time: raw.scope.end_time,
+        // retention: the window starts before the oldest log the backend holds
+        ...(raw.scope.available_from !== undefined ? { available_from: raw.scope.available_from } : {})
       }
     }
     return projection

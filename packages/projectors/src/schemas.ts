@@ -37,7 +37,12 @@ export const LogsScopeRawSchema = z.strictObject({
   query: z.string(),
   service: z.string().nullable(),
   start_time: IsoTimestamp,
-  end_time: IsoTimestamp
+  end_time: IsoTimestamp,
+  /**
+   * Set by a backend when the window starts before the oldest log it holds (retention): the part
+   * of the window before this time could not be searched.
+   */
+  available_from: IsoTimestamp.optional()
 })
 
 export const LogEntryRawSchema = z.strictObject({
@@ -111,6 +116,9 @@ export interface LogsRequest {
   readonly query: string
   readonly service?: string | undefined
   readonly lookback_minutes?: number
+  /** An absolute window (ISO 8601): the Control View then records the window actually searched. */
+  readonly start_time?: string | undefined
+  readonly end_time?: string | undefined
 }
 
 export interface MysqlRequest {

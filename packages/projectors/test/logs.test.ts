@@ -60,11 +60,14 @@ describe("projectLogs", () => {
     expect(timeline.map((e) => e.timestamp)).toEqual([at(1), at(3), at(4), at(5), at(9)])
     expect(p.observation.scope).toEqual(scope)
     expect(p.observation.source_kind).toBe("fixture")
+    // the Control View names the look-back and the window actually searched
     expect(p.scope).toEqual({
       topic: "application",
       query: "level:error",
       service: "checkout",
-      lookback_minutes: 30
+      lookback_minutes: 30,
+      start_time: "2026-01-01T10:00:00.000Z",
+      end_time: "2026-01-01T10:30:00.000Z"
     })
   })
 

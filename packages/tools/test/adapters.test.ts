@@ -303,13 +303,72 @@ describe("query_logs through the ToolBoundary", () => {
     })
   })
 
+  it("searches an absolute window (start_time/end_time), cut at now; out-of-reach windows are refused", async () => {
+    const { spy, calls } = spyBackend(await logs())
+    const tool = queryLogsTool({ backend: spy, sourceLimit: 9 })
+    const iso = (t: number) => new Date(t).toISOString()
+    const outcomes = await withBoundary([tool], (call) =>
+      Effect.all([
+        call("w1", "query_logs", {
+          topic: "application",
+          query: "*",
+          start_time: iso(LOGS_NOW - 90 * 60_000),
+          end_time: iso(LOGS_NOW - 30 * 60_000)
+        }),
+        // zone offsets are honoured; an end in the future is cut at now
+        call("w2", "query_logs", {
+          topic: "application",
+          query: "level:ERROR",
+          start_time: "2025-03-14T10:40:00+02:00",
+          end_time: iso(LOGS_NOW + 3_600_000)
+        }),
+        call("w3", "query_logs", {
+          topic: "application",
+          query: "*",
+          start_time: iso(LOGS_NOW - 1441 * 60_000)
+        }),
+        call("w4", "query_logs", {
+          topic: "application",
+          query: "*",
+          start_time: iso(LOGS_NOW - 10 * 60_000),
+          end_time: iso(LOGS_NOW - 20 * 60_000)
+        })
+      ])
+    )
+    expect(calls).toEqual([
+      {
+        topic: "application",
+        query: "*",
+        service: null,
+        startTime: LOGS_NOW - 90 * 60_000,
+        endTime: LOGS_NOW - 30 * 60_000,
+        limit: 9
+      },
+      {
+        topic: "application",
+        query: "level:ERROR",
+        service: null,
+        startTime: Date.parse("2025-03-14T08:40:00Z"),
+        endTime: LOGS_NOW,
+        limit: 9
+      }
+    ])
+    expect(outcomes[0]?.observation).toMatchObject({
+      scope: { start_time: iso(LOGS_NOW - 90 * 60_000), end_time: iso(LOGS_NOW - 30 * 60_000) }
+    })
+    expect(outcomes.slice(2).map((o) => o.observation.error_code)).toEqual([
+      "INVALID_REQUEST",
+      "INVALID_REQUEST"
+    ])
+  })
+
   it("the model cannot set internal controls", async () => {
     const { spy, calls } = spyBackend(await logs())
     const tool = queryLogsTool({ backend: spy, sourceLimit: 5 })
     const outcomes = await withBoundary([tool], (call) =>
       Effect.all([
         call("c1", "query_logs", { topic: "application", query: "*", limit: 100000 }),
-        call("c2", "query_logs", { topic: "application", query: "*", start_time: "2020-01-01T00:00:00Z" }),
+        call("c2", "query_logs", { topic: "application", query: "*", start_time: "2020-01-01" }),
         call("c3", "query_logs", { topic: "application", query: "*", lookback_minutes: 100000 })
       ])
     )

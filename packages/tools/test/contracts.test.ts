@@ -70,9 +70,15 @@ describe("toolSpecs", () => {
       {
         "additionalProperties": false,
         "properties": {
+          "end_time": {
+            "description": "End of an absolute window (ISO 8601 with zone); default now, never later than now.",
+            "format": "date-time",
+            "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+            "type": "string",
+          },
           "lookback_minutes": {
             "default": 60,
-            "description": "Time window ending now, in minutes (1-1440).",
+            "description": "Time window ending now, in minutes (1-1440). Ignored when start_time is given.",
             "maximum": 1440,
             "minimum": 1,
             "type": "integer",
@@ -87,6 +93,12 @@ describe("toolSpecs", () => {
             "description": "Only entries of this service.",
             "maxLength": 128,
             "minLength": 1,
+            "type": "string",
+          },
+          "start_time": {
+            "description": "Start of an absolute window (ISO 8601 with zone, e.g. 2026-03-15T12:40:00Z); at most 1440 minutes back.",
+            "format": "date-time",
+            "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
             "type": "string",
           },
           "topic": {
@@ -181,7 +193,8 @@ describe("query_logs request", () => {
     [{ topic: "application", query: "x", lookback_minutes: 1441 }],
     [{ topic: "application", query: "x", lookback_minutes: 1.5 }],
     [{ topic: "application", query: "x", service: "" }],
-    [{ topic: "application", query: "x", start_time: "2025-01-01T00:00:00Z" }],
+    [{ topic: "application", query: "x", start_time: "yesterday" }],
+    [{ topic: "application", query: "x", end_time: "2025-01-01T00:00:00" }],
     [{ topic: "application", query: "x", limit: 10000 }]
   ])("rejects %j", (value) => rejects(QueryLogsRequestSchema, value))
 })
@@ -355,6 +368,11 @@ describe("raw response schemas (0002)", () => {
               "scope": {
                 "additionalProperties": false,
                 "properties": {
+                  "available_from": {
+                    "format": "date-time",
+                    "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+                    "type": "string",
+                  },
                   "end_time": {
                     "format": "date-time",
                     "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",

@@ -69,6 +69,21 @@ describe("EmbeddedLogBackend over NDJSON fixtures", () => {
     )
   })
 
+  it("says when a window starts before the oldest log it holds (retention), never for a few minutes' slack", async () => {
+    const b = await backend()
+    const all = await run({ startTime: LOGS_NOW - 24 * HOUR })
+    const oldest = all.scope.available_from
+    expect(oldest).toBeDefined()
+    // nothing is older than the reported horizon
+    const every = await Effect.runPromise(b.query({ ...base, topic: "database_slow_query", startTime: 0 }))
+    if ("error" in every) throw new Error("unexpected error report")
+    expect(every.entries.every((e) => e.timestamp >= oldest!)).toBe(true)
+    expect(every.scope.available_from).toBe(oldest)
+    // a window starting at (or within five minutes before) the horizon carries no note
+    expect((await run({ startTime: Date.parse(oldest!) })).scope.available_from).toBeUndefined()
+    expect((await run({ startTime: Date.parse(oldest!) - 4 * 60_000 })).scope.available_from).toBeUndefined()
+  })
+
   it("numeric comparisons, fields and topics from the line", async () => {
     expect((await run({ query: "response_time:>3000" })).total_matched).toBe(4)
     expect((await run({ query: "response_time:>3000 AND NOT status:500" })).total_matched).toBe(1)

@@ -1,14 +1,20 @@
 import type { Json, JsonObject } from "@aiops-harness/core"
 import type { ChatMessage, ChatToolSpec } from "../model.js"
 import { STOP_REQUIRED_PREFIX } from "../prompts.js"
+import { parseTimeWindowMessage, TIME_WINDOW_PREFIX } from "../time-window.js"
 
 /** What the offline model has seen of one diagnosis conversation (the agent's view only). */
 export interface Seen {
   readonly question: string
   readonly stop: boolean
-  readonly calls: ReadonlyArray<{ readonly name: string; readonly args: JsonObject }>
+  readonly calls: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly args: JsonObject }>
   /** Tool observations (boundary envelopes), in order. */
   readonly observations: ReadonlyArray<JsonObject>
+  /**
+   * The window the harness resolved from the question (`TIME_WINDOW:` message): ISO start and
+   * end, `"unreachable"` when the tools cannot search it, `null` when the question names none.
+   */
+  readonly window?: { readonly start: string; readonly end: string } | "unreachable" | null
 }
 
 export const isObject = (v: unknown): v is JsonObject =>
@@ -30,20 +36,25 @@ export const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.
 export const readConversation = (messages: ReadonlyArray<ChatMessage>): Seen => {
   let question = ""
   let stop = false
-  const calls: Array<{ name: string; args: JsonObject }> = []
+  const calls: Array<{ id: string; name: string; args: JsonObject }> = []
   const observations: JsonObject[] = []
+  let window: Seen["window"] = null
   for (const m of messages) {
     if (m.role === "user") {
       if (m.content.startsWith(STOP_REQUIRED_PREFIX)) stop = true
-      else if (question === "") question = m.content
+      else if (m.content.startsWith(TIME_WINDOW_PREFIX)) {
+        const w = parseTimeWindowMessage(m.content)
+        window = w?.start && w.end ? { start: w.start, end: w.end } : "unreachable"
+      } else if (question === "") question = m.content
     } else if (m.role === "assistant") {
-      for (const c of m.toolCalls ?? []) calls.push({ name: c.name, args: parseObject(c.arguments) ?? {} })
+      for (const c of m.toolCalls ?? [])
+        calls.push({ id: c.id, name: c.name, args: parseObject(c.arguments) ?? {} })
     } else if (m.role === "tool") {
       const o = parseObject(m.content)
       if (o) observations.push(o)
     }
   }
-  return { question, stop, calls, observations }
+  return { question, stop, calls, observations, window }
 }
 
 /** The tools offered in this turn and, for `query_logs`, the topics its schema allows. */

@@ -1,6 +1,8 @@
 import type { JsonObject } from "@aiops-harness/core"
 import type { Claim, DraftReport } from "@aiops-harness/guards"
+import { affectedClaims, affectedServices, listOf } from "./affected.js"
 import { type Analysis, analyze } from "./analysis.js"
+import { windowRowClaims } from "./sql.js"
 import { clip, isObject, type Seen, str } from "./conversation.js"
 import {
   type DocHit,
@@ -251,6 +253,7 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
       citations
     })
   }
+  claims.push(...affectedClaims(a, (text) => quote(text)))
   const runbookDocs = match ? a.docs.filter((d) => d.runbook === match.runbook) : []
   const corroborating = a.corroborating.slice(0, 2)
   for (const p of corroborating) {
@@ -268,7 +271,9 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
       ]
     })
   }
-  claims.push(...rowClaims(seen.observations))
+  // the offline model's windowed database check, else what any other query returned
+  const windowed = windowRowClaims(seen)
+  claims.push(...(windowed.length > 0 ? windowed : rowClaims(seen.observations)))
 
   const evidenceLine = `${lines(cause)} from ${cause.service} match ${quote(cause.template, 100)} ${window(cause)}`
   const upstream =
@@ -309,7 +314,7 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
           `Verify after each change that this log pattern stops growing in ${cause.service} logs.`
         ]
   const summary =
-    `${elsewhere ? `${elsewhere.lead} most likely cause` : "Most likely cause"}: ${match.title}, affecting ${cause.service}. ` +
+    `${elsewhere ? `${elsewhere.lead} most likely cause` : "Most likely cause"}: ${match.title}, affecting ${listOf(affectedServices(a, cause))}. ` +
     `The evidence supports it — ${evidenceLine}, the log pattern runbook "${match.title}" describes${upstream}${corroborated}.` +
     (mitigation ? ` Next steps are taken from that runbook's "${section(mitigation)}" section.` : "")
   return {

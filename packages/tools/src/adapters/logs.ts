@@ -1,6 +1,12 @@
-import type { JsonObject, ToolDefinition } from "@aiops-harness/core"
+import { InvalidRequest, type JsonObject, type ToolDefinition } from "@aiops-harness/core"
+import { Effect } from "effect"
 import { projectLogs, type ToolProjectionLimits } from "@aiops-harness/projectors"
-import { type QueryLogsRequest, QueryLogsRequestSchema, TOOL_NAMES } from "../contracts/requests.js"
+import {
+  MAX_LOOKBACK_MINUTES,
+  type QueryLogsRequest,
+  QueryLogsRequestSchema,
+  TOOL_NAMES
+} from "../contracts/requests.js"
 import type { LogsRaw } from "../contracts/results.js"
 import { TOOL_DESCRIPTIONS } from "../contracts/specs.js"
 import { LogBackend, type LogBackendShape } from "../logs/backend.js"
@@ -18,8 +24,33 @@ export interface QueryLogsToolOptions {
 
 const MINUTE = 60_000
 
+/** The stable `InvalidRequest.reason` of a window the tool cannot search. */
+export const WINDOW_OUT_OF_RANGE = "WINDOW_OUT_OF_RANGE"
+
 /**
- * `query_logs`: window `now - lookback_minutes .. now` from the boundary's clock
+ * The searched window: `start_time`/`end_time` when given (`end_time` defaults to now and is cut
+ * at now: the future holds no logs), else `now - lookback_minutes .. now`. A start further back
+ * than {@link MAX_LOOKBACK_MINUTES}, or not before the end, is refused (`null`), never clipped
+ * silently: the caller must know which window was searched.
+ */
+export const logWindowOf = (
+  request: Pick<QueryLogsRequest, "lookback_minutes" | "start_time" | "end_time">,
+  now: number
+): { readonly startTime: number; readonly endTime: number } | null => {
+  if (request.start_time === undefined && request.end_time === undefined) {
+    return { startTime: now - request.lookback_minutes * MINUTE, endTime: now }
+  }
+  const endTime = request.end_time === undefined ? now : Math.min(Date.parse(request.end_time), now)
+  const startTime =
+    request.start_time === undefined
+      ? endTime - request.lookback_minutes * MINUTE
+      : Date.parse(request.start_time)
+  if (startTime < now - MAX_LOOKBACK_MINUTES * MINUTE || startTime >= endTime) return null
+  return { startTime, endTime }
+}
+
+/**
+ * `query_logs`: window {@link logWindowOf} from the boundary's clock
  * (`context.now`), the injected source limit and default service, then `projectLogs`.
  */
 export const queryLogsTool = (options: QueryLogsToolOptions): ToolDefinition<QueryLogsRequest, LogsRaw> => {
@@ -33,15 +64,27 @@ export const queryLogsTool = (options: QueryLogsToolOptions): ToolDefinition<Que
     description: TOOL_DESCRIPTIONS.query_logs,
     readOnly: true,
     requestSchema: QueryLogsRequestSchema,
-    execute: (request, context) =>
-      options.backend.query({
+    execute: (request, context) => {
+      const window = logWindowOf(request, context.now)
+      if (window === null) {
+        return Effect.fail(
+          new InvalidRequest({
+            toolName: TOOL_NAMES.queryLogs,
+            reason: WINDOW_OUT_OF_RANGE,
+            issues: [
+              `start_time..end_time: must end after it starts and start at most ${MAX_LOOKBACK_MINUTES} minutes before now`
+            ]
+          })
+        )
+      }
+      return options.backend.query({
         topic: request.topic,
         query: request.query,
         service: serviceOf(request),
-        startTime: context.now - request.lookback_minutes * MINUTE,
-        endTime: context.now,
+        ...window,
         limit: options.sourceLimit
-      }),
+      })
+    },
     project: projectLogs(options.limits),
     scopeOf: (request): JsonObject => {
       const service = serviceOf(request)
@@ -49,7 +92,14 @@ export const queryLogsTool = (options: QueryLogsToolOptions): ToolDefinition<Que
         topic: request.topic,
         query: normalizeText(request.query),
         service: service === null ? null : normalizeText(service),
-        lookback_minutes: request.lookback_minutes
+        // the duplicate identity of an absolute window is the window, else the look-back
+        ...(request.start_time !== undefined || request.end_time !== undefined
+          ? {
+              start_time:
+                request.start_time === undefined ? null : new Date(request.start_time).toISOString(),
+              end_time: request.end_time === undefined ? null : new Date(request.end_time).toISOString()
+            }
+          : { lookback_minutes: request.lookback_minutes })
       }
     },
     ...(options.timeoutMillis !== undefined ? { timeoutMillis: options.timeoutMillis } : {})

@@ -14,6 +14,8 @@ export const LogTopicSchema = z.enum(LOG_TOPICS)
 
 export const DEFAULT_TOP_K = 5
 export const DEFAULT_LOOKBACK_MINUTES = 60
+/** How far back `query_logs` reaches, in minutes: `lookback_minutes` and `start_time` alike. */
+export const MAX_LOOKBACK_MINUTES = 1440
 
 /** `lookup_knowledge` request (0002): `{ query: 1..500, top_k?: 1..10 = 5 }`. */
 export const LookupKnowledgeRequestSchema = z.strictObject({
@@ -51,9 +53,19 @@ export const QueryLogsRequestSchema = z.strictObject({
     .number()
     .int()
     .min(1)
-    .max(1440)
+    .max(MAX_LOOKBACK_MINUTES)
     .default(DEFAULT_LOOKBACK_MINUTES)
-    .describe("Time window ending now, in minutes (1-1440).")
+    .describe("Time window ending now, in minutes (1-1440). Ignored when start_time is given."),
+  start_time: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe(
+      "Start of an absolute window (ISO 8601 with zone, e.g. 2026-03-15T12:40:00Z); at most 1440 minutes back."
+    ),
+  end_time: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("End of an absolute window (ISO 8601 with zone); default now, never later than now.")
 })
 export type QueryLogsRequest = z.output<typeof QueryLogsRequestSchema>
 

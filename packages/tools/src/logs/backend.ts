@@ -162,9 +162,16 @@ const syntaxError = (code: string, position: number) =>
 const invalid = (issue: string) =>
   new InvalidRequest({ toolName: "query_logs", reason: "INVALID_SCOPE", issues: [issue] })
 
+/**
+ * A window may start this much before the oldest log without a retention note (sparse sources
+ * and a clock that moved on since loading would otherwise flag every window).
+ */
+const RETENTION_SLACK_MS = 5 * 60_000
+
 /** A log backend over already loaded entries (see {@link EmbeddedLogBackend}). */
 export const makeEmbeddedLogBackend = (entries: ReadonlyArray<StoredEntry>): LogBackendShape => {
   const sorted = [...entries].sort((a, b) => a.at - b.at)
+  const oldest = sorted[0]?.at ?? null
   // Fields a query may name: the wire fields and every field some loaded entry has.
   const known = new Set<string>()
   for (const e of entries) if (e.entry.fields) collectLogFieldNames(e.entry.fields, known)
@@ -199,7 +206,11 @@ export const makeEmbeddedLogBackend = (entries: ReadonlyArray<StoredEntry>): Log
             query: request.query.trim(),
             service,
             start_time: new Date(request.startTime).toISOString(),
-            end_time: new Date(request.endTime).toISOString()
+            end_time: new Date(request.endTime).toISOString(),
+            // the oldest log held (retention): a window starting earlier was partly unsearchable
+            ...(oldest !== null && oldest - request.startTime > RETENTION_SLACK_MS
+              ? { available_from: new Date(oldest).toISOString() }
+              : {})
           },
           entries: sampleEvenly(matched, request.limit).map((e) => e.entry),
           total_matched: matched.length

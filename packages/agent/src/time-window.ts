@@ -1,0 +1,288 @@
+/**
+ * Time windows named in a question ("at 13:10", "since this morning", "between 9 and 10",
+ * "yesterday", "last 30 minutes", "13:10 CET", "+02:00"), turned into a tool time window
+ * deterministically, relative to the run's clock, before the model plans. Pure functions.
+ */
+
+/** How far back the log tool reaches (`query_logs`: 1440 minutes). */
+export const DEFAULT_MAX_LOOKBACK_MINUTES = 1440
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+/** What the question asked for, before any limit. Epoch milliseconds, `start < end`. */
+export interface AskedWindow {
+  /** The words of the question that named the window (for the report). */
+  readonly phrase: string
+  readonly start: number
+  readonly end: number
+}
+
+/** The window the tools will search, and what (if anything) of the asked one could not be honoured. */
+export interface ResolvedWindow {
+  readonly asked: AskedWindow
+  /** `null` when nothing of the asked window can be searched. */
+  readonly start: number | null
+  readonly end: number | null
+  /** Set when the searched window differs from the asked one: said in the report. */
+  readonly note: string | null
+}
+
+export interface TimeWindowOptions {
+  /** Offset of the zone for times without one, in minutes east of UTC. Default 0 (UTC). */
+  readonly defaultOffsetMinutes?: number
+  /** Half-width of the window around a point in time ("at 13:10"). Default 30 minutes. */
+  readonly aroundMinutes?: number
+}
+
+export interface WindowLimits {
+  /** How far back the tools reach (the log tool: 1440 minutes). */
+  readonly maxLookbackMinutes: number
+}
+
+/** Zone abbreviations people write after a time, in minutes east of UTC. */
+const ZONES: Readonly<Record<string, number>> = {
+  utc: 0,
+  gmt: 0,
+  bst: 60,
+  cet: 60,
+  cest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  ist: 330,
+  sgt: 480,
+  cst: 480,
+  hkt: 480,
+  jst: 540,
+  kst: 540,
+  aest: 600,
+  est: -300,
+  edt: -240,
+  pst: -480,
+  pdt: -420
+}
+/* `cst` is China Standard Time here (US Central is written CT/CDT less often in ops chats). */
+
+const ZONE_RE = new RegExp(
+  `(?:\\b(${Object.keys(ZONES).join("|")})\\b(?:\\s*([+-])\\s*(\\d{1,2})(?::?(\\d{2}))?)?|(?<![\\d:])([+-])(\\d{2}):?(\\d{2})\\b)`,
+  "i"
+)
+
+/** The zone the question names (`UTC`, `CET`, `+02:00`, `UTC+8`), in minutes east of UTC. */
+export const zoneOffsetOf = (question: string): number | null => {
+  const m = ZONE_RE.exec(question)
+  if (!m) return null
+  if (m[1]) {
+    const base = ZONES[m[1].toLowerCase()] ?? 0
+    if (!m[2]) return base
+    const delta = Number(m[3]) * 60 + Number(m[4] ?? 0)
+    return base + (m[2] === "-" ? -delta : delta)
+  }
+  const delta = Number(m[6]) * 60 + Number(m[7])
+  return m[5] === "-" ? -delta : delta
+}
+
+/** A clock time in the text: `13:10`, `9`, `9am`, `9:30 pm`, `noon`, `midnight`. Minutes since midnight. */
+const CLOCK = String.raw`(noon|midnight|(\d{1,2})(?:[:h.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?)`
+
+const clockMinutes = (m: ReadonlyArray<string | undefined>, i: number): number | null => {
+  const word = m[i]?.toLowerCase()
+  if (word === "noon") return 12 * 60
+  if (word === "midnight") return 0
+  let h = Number(m[i + 1])
+  const min = m[i + 2] === undefined ? 0 : Number(m[i + 2])
+  const ampm = m[i + 3]?.toLowerCase()
+  if (!Number.isInteger(h) || min > 59) return null
+  if (ampm) {
+    if (h < 1 || h > 12) return null
+    if (ampm.startsWith("p") && h !== 12) h += 12
+    if (ampm.startsWith("a") && h === 12) h = 0
+  }
+  if (h > 23) return null
+  return h * 60 + min
+}
+
+/** Midnight (in the zone) of the day `now` falls in, as epoch ms. */
+const midnightOf = (now: number, offsetMinutes: number): number => {
+  const local = now + offsetMinutes * MINUTE
+  return local - (((local % DAY) + DAY) % DAY) - offsetMinutes * MINUTE
+}
+
+const UNIT_MS: ReadonlyArray<[RegExp, number]> = [
+  [/^(?:m|min|mins|minute|minutes)$/, MINUTE],
+  [/^(?:h|hr|hrs|hour|hours)$/, HOUR],
+  [/^(?:d|day|days)$/, DAY]
+]
+const unitMs = (unit: string): number | null => UNIT_MS.find(([re]) => re.test(unit))?.[1] ?? null
+
+const PARTS_OF_DAY: Readonly<Record<string, [number, number]>> = {
+  morning: [6, 12],
+  afternoon: [12, 18],
+  evening: [18, 24],
+  tonight: [18, 24]
+}
+
+/**
+ * The window a question names, or `null` when it names none ("right now", no time at all: the
+ * tools' default window applies). Times without a day are the most recent past occurrence
+ * (`at 13:10` asked at 09:00 is yesterday's 13:10); times without a zone use
+ * `defaultOffsetMinutes`. A point in time becomes `± aroundMinutes`, clipped at `now`.
+ */
+export const extractTimeWindow = (
+  question: string,
+  now: number,
+  options: TimeWindowOptions = {}
+): AskedWindow | null => {
+  const w = extractRaw(question, now, options)
+  // the phrase names the zone the question gave, so the report's note is unambiguous
+  const zone = ZONE_RE.exec(question)?.[0]?.trim()
+  return w && zone && !w.phrase.includes(zone.toLowerCase()) ? { ...w, phrase: `${w.phrase} ${zone}` } : w
+}
+
+const extractRaw = (question: string, now: number, options: TimeWindowOptions): AskedWindow | null => {
+  const q = question.toLowerCase().replace(/[’]/g, "'")
+  const offset = zoneOffsetOf(q) ?? options.defaultOffsetMinutes ?? 0
+  const around = (options.aroundMinutes ?? 30) * MINUTE
+  const today = midnightOf(now, offset)
+  const yesterday = /\byesterday\b/.test(q)
+  const day = yesterday ? today - DAY : today
+  const clip = (start: number, end: number, phrase: string): AskedWindow | null => {
+    const e = Math.min(end, now)
+    return start < e ? { phrase: phrase.trim(), start, end: e } : null
+  }
+  /** A clock time on `day`, moved a day back when it is still to come (no explicit day). */
+  const pastAt = (minutes: number): number => {
+    const t = day + minutes * MINUTE
+    return !yesterday && t > now ? t - DAY : t
+  }
+
+  // last / past N units, the last hour, the past day
+  let m = /\b(?:last|past|previous)\s+(\d{1,4}|an?|one)?\s*(m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/.exec(q)
+  if (m) {
+    const n = m[1] === undefined || /^(?:an?|one)$/.test(m[1]) ? 1 : Number(m[1])
+    const unit = unitMs(m[2]!)
+    if (unit && n > 0) return { phrase: m[0], start: now - n * unit, end: now }
+  }
+  m = /\b(\d{1,4})\s*(m|mins?|minutes?|h|hrs?|hours?|d|days?)\s+ago\b/.exec(q)
+  if (m) {
+    const unit = unitMs(m[2]!)
+    if (unit) {
+      const t = now - Number(m[1]) * unit
+      return clip(t - around, t + around, m[0])
+    }
+  }
+
+  // between A and B / from A to B
+  m = new RegExp(String.raw`\b(?:between|from)\s+${CLOCK}\s*(?:and|to|until|till|-|–)\s*${CLOCK}`).exec(q)
+  if (m) {
+    const a = clockMinutes(m, 1)
+    const b = clockMinutes(m, 5)
+    if (a !== null && b !== null) {
+      // "between 9 and 5pm": an am/pm on the end only applies to a start that would come after it
+      let start = day + a * MINUTE
+      let end = day + b * MINUTE
+      if (end <= start) end += DAY
+      if (!yesterday && start > now) {
+        start -= DAY
+        end -= DAY
+      }
+      return clip(start, end, m[0])
+    }
+  }
+
+  // since <time | this morning | yesterday | midnight>
+  m = /\bsince\s+(?:this\s+)?(morning|afternoon|evening|yesterday|today)\b/.exec(q)
+  if (m) {
+    const what = m[1]!
+    const start =
+      what === "yesterday" ? today - DAY : what === "today" ? today : today + PARTS_OF_DAY[what]![0] * HOUR
+    return clip(start > now ? start - DAY : start, now, m[0])
+  }
+  m = new RegExp(String.raw`\bsince\s+${CLOCK}`).exec(q)
+  if (m) {
+    const t = clockMinutes(m, 1)
+    if (t !== null) return clip(pastAt(t), now, m[0])
+  }
+
+  // at / around <time>
+  m = new RegExp(String.raw`\b(?:at|around|about|near|~)\s*${CLOCK}`).exec(q)
+  if (m && (m[3] !== undefined || m[4] !== undefined || m[1] === "noon" || m[1] === "midnight")) {
+    const t = clockMinutes(m, 1)
+    if (t !== null) {
+      const at = pastAt(t)
+      return clip(at - around, at + around, m[0])
+    }
+  }
+  // a bare clock time with minutes ("13:10 CET", "the 13:10 spike")
+  m = /(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])/.exec(q)
+  if (m) {
+    const at = pastAt(Number(m[1]) * 60 + Number(m[2]))
+    return clip(at - around, at + around, m[0])
+  }
+
+  // last night, this morning / afternoon / evening, tonight, today, yesterday
+  if (/\blast\s+night\b/.test(q)) return clip(today - 6 * HOUR, today + 6 * HOUR, "last night")
+  m = /\b(?:this\s+(morning|afternoon|evening)|(tonight))\b/.exec(q)
+  if (m) {
+    const [from, to] = PARTS_OF_DAY[(m[1] ?? m[2])!]!
+    return clip(day + from * HOUR, day + to * HOUR, m[0])
+  }
+  if (yesterday) return { phrase: "yesterday", start: today - DAY, end: today }
+  m = /\btoday\b/.exec(q)
+  if (m) return clip(today, now, m[0])
+  return null
+}
+
+const iso = (t: number) => new Date(t).toISOString()
+
+/** Margin kept from the tools' reach when a window is clipped to it (a long run must not outlive it). */
+export const REACH_MARGIN = 15 * MINUTE
+
+/**
+ * The asked window within what the tools can search (`now - maxLookbackMinutes .. now`), with a
+ * note when they differ, so the report never answers a different window silently.
+ */
+export const resolveWindow = (asked: AskedWindow, now: number, limits: WindowLimits): ResolvedWindow => {
+  // The run's clock moves on while the model plans: keep a margin so the start stays in reach.
+  const floor =
+    now -
+    limits.maxLookbackMinutes * MINUTE +
+    Math.min(REACH_MARGIN, (limits.maxLookbackMinutes * MINUTE) / 4)
+  const start = Math.max(asked.start, floor)
+  const end = Math.min(asked.end, now)
+  const what = `"${asked.phrase}" (${iso(asked.start)} to ${iso(asked.end)})`
+  const reach = `the log tool reaches back only ${limits.maxLookbackMinutes} minutes`
+  if (end <= start) {
+    return {
+      asked,
+      start: null,
+      end: null,
+      note: `The question asks about ${what}, but ${reach}: that window could not be searched.`
+    }
+  }
+  const note =
+    start > asked.start
+      ? `The question asks about ${what}, but ${reach}: only ${iso(start)} to ${iso(end)} was searched.`
+      : null
+  return { asked, start, end, note }
+}
+
+/** The prefix of the control message that gives the model the question's window. */
+export const TIME_WINDOW_PREFIX = "TIME_WINDOW:"
+
+/** The control message for the model: the window to pass to time-scoped tools. */
+export const timeWindowMessage = (w: ResolvedWindow): string =>
+  w.start !== null && w.end !== null
+    ? `${TIME_WINDOW_PREFIX} the question asks about "${w.asked.phrase}": search start_time=${iso(w.start)} end_time=${iso(w.end)} (pass both to query_logs).${w.note ? ` ${w.note}` : ""}`
+    : `${TIME_WINDOW_PREFIX} the question asks about "${w.asked.phrase}", which the tools cannot search. ${w.note ?? ""}`.trim()
+
+/** Parses a {@link timeWindowMessage} back (the offline model reads it): `null` when absent. */
+export const parseTimeWindowMessage = (
+  text: string
+): { readonly start: string | null; readonly end: string | null } | null => {
+  if (!text.startsWith(TIME_WINDOW_PREFIX)) return null
+  const m = /start_time=(\S+) end_time=(\S+?)\s/.exec(text)
+  return { start: m?.[1] ?? null, end: m?.[2] ?? null }
+}
