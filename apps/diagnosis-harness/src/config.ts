@@ -45,6 +45,8 @@ export interface AppConfig {
    * closes the remaining connections (`SHUTDOWN_GRACE_MS`, default 10000).
    */
   readonly shutdownGraceMs: number
+  /** `LOG_LEVEL` (`debug`, `info`, `warn`, `error`; default `info`): JSON logs on stderr. */
+  readonly logLevel: "Debug" | "Info" | "Warn" | "Error"
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -88,6 +90,13 @@ const url = (field: string, raw: string | undefined, protocols: ReadonlyArray<st
   return v
 }
 
+const LOG_LEVELS: Record<string, AppConfig["logLevel"] | undefined> = {
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  error: "Error"
+}
+
 export interface ConfigOverrides {
   readonly scenario?: string
   readonly port?: string | number
@@ -125,6 +134,14 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     }
   }
   const portRaw = overrides.port !== undefined ? String(overrides.port) : env.PORT
+  const levelRaw = (nonEmpty(env.LOG_LEVEL) ?? "info").toLowerCase()
+  const logLevel = LOG_LEVELS[levelRaw]
+  if (logLevel === undefined) {
+    throw new ConfigError({
+      field: "LOG_LEVEL",
+      reason: `expected one of ${Object.keys(LOG_LEVELS).join(", ")}, got "${levelRaw}"`
+    })
+  }
   return {
     redisUrl: url("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]),
     mysqlUrl: url("MYSQL_URL", env.MYSQL_URL, ["mysql:", "mariadb:"]),
@@ -136,6 +153,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
     shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    logLevel,
     env
   }
 }

@@ -6,6 +6,7 @@ import { Cause, Exit } from "effect"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { diagnose, readTrace } from "./diagnose.js"
+import { mountOpsRoutes } from "./ops.js"
 import type { AppRuntime } from "./runtime.js"
 
 /**
@@ -122,7 +123,7 @@ const issuesText = (error: z.ZodError): string => [...new Set(error.issues.map((
  * The HTTP API over one app runtime:
  * - `POST /api/chat` `{ question, sessionId? }` -> SSE `metadata`, `progress`*, `answer` (or `error`);
  * - `GET /api/trace?sessionId=&runId=` -> the run's trace (404 for an unknown run);
- * - `GET /healthz`.
+ * - `GET /healthz` (liveness), `GET /readyz` (backends; 503 when not ready), `GET /metrics`.
  * Other methods on these paths: `405` with an `Allow` header.
  */
 export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: HttpAppOptions = {}): Hono => {
@@ -130,6 +131,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
   const runs = options.runs ?? new InFlightRuns()
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
+  mountOpsRoutes(app, runtime, config)
 
   app.post("/api/chat", async (c) => {
     if (!isJsonContentType(c.req.header("content-type"))) {

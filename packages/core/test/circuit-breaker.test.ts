@@ -24,7 +24,12 @@ describe("circuit breaker", () => {
           { onTransition: (t) => Effect.sync(() => void transitions.push(t)) }
         )
         let tried = 0
-        const call = breaker.call(Effect.suspend(() => (tried++, down)))
+        const call = breaker.call(
+          Effect.suspend(() => {
+            tried++
+            return down
+          })
+        )
         for (let i = 0; i < 2; i++) expect((yield* Effect.flip(call))._tag).toBe("Down")
         expect(yield* breaker.state).toBe("CLOSED")
         expect((yield* Effect.flip(call))._tag).toBe("Down")

@@ -5,10 +5,11 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
  * - `forward`: a transparent TCP proxy;
  * - `refuse`: new connections are closed at once, open ones keep working (a server that stops
  *   accepting);
- * - `blackhole`: connections are accepted and kept, nothing is forwarded either way (a hung
- *   server, or packets dropped by a firewall);
- * - `pause`: like `blackhole`, but the bytes are held and delivered on `restore()` (a stopped,
- *   `SIGSTOP`-ed server that resumes).
+ * - `blackhole`: connections are accepted and kept, nothing is forwarded either way, and no side
+ *   learns of a close (packets dropped by a firewall). TCP retransmits what a peer sent, so the
+ *   bytes are held and delivered on `restore()`, like a healed network would;
+ * - `pause`: the same as seen through a proxy (a `SIGSTOP`-ed server that resumes).
+ * A client that gives up closes its connection: its held bytes are then dropped.
  */
 export type FaultMode = "forward" | "refuse" | "blackhole" | "pause"
 
@@ -70,11 +71,11 @@ export const startFaultProxy = async (target: {
     pairs.add(pair)
     client.on("data", (chunk) => {
       if (mode === "forward" || mode === "refuse") upstream.write(chunk)
-      else if (mode === "pause") pair.heldUp.push(chunk)
+      else pair.heldUp.push(chunk)
     })
     upstream.on("data", (chunk) => {
       if (mode === "forward" || mode === "refuse") client.write(chunk)
-      else if (mode === "pause") pair.heldDown.push(chunk)
+      else pair.heldDown.push(chunk)
     })
     const end = () => {
       pairs.delete(pair)
