@@ -158,8 +158,10 @@ const problems = []
 const check = (ok, what, run) => {
   if (!ok) problems.push(`${run.runId}: ${what}`)
 }
-const step = Math.max(1, Math.floor(done.length / sampleSize))
-const sample = done.filter((_, i) => i % step === 0).slice(0, sampleSize)
+// From the newest 1000 runs: the embedded audit keeps only its newest runs (maxRuns 2000).
+const recent = done.slice(-1000)
+const step = Math.max(1, Math.floor(recent.length / sampleSize))
+const sample = recent.filter((_, i) => i % step === 0).slice(0, sampleSize)
 for (const run of sample) {
   const response = await fetch(`${base}/api/trace?sessionId=${run.sessionId}&runId=${run.runId}`)
   if (response.status !== 200) {
@@ -200,6 +202,23 @@ for (const run of sample) {
   const r = t.reconciliation
   check(r.audit_complete && r.counts_match && r.tokens_reconciled && r.missing_writes === 0, "reconciliation", run)
 }
+// ---- the server's own view (Prometheus text) --------------------------------------------------
+const metricsText = await (await fetch(`${base}/metrics`)).text()
+const metric = (name) => {
+  const m = new RegExp(`^${name} (\\S+)$`, "m").exec(metricsText)
+  return m ? Number(m[1]) : null
+}
+/** A quantile from a histogram's cumulative buckets (upper bound of the bucket, in ms). */
+const histogramQuantile = (name, labels, q) => {
+  const rows = metricsText
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}_bucket{`) && line.includes(labels))
+    .map((line) => [line, /le="([^"]+)"/.exec(line)?.[1] ?? "", line.slice(line.lastIndexOf(" ") + 1)])
+  const total = Number(rows.at(-1)?.[2] ?? 0)
+  if (total === 0) return null
+  const hit = rows.find((r) => Number(r[2]) >= q * total)
+  return hit ? (hit[1] === "+Inf" ? "+Inf" : Number(hit[1]) * 1000) : null
+}
 await stopServer()
 
 const sorted = [...latencies].sort((a, b) => a - b)
@@ -211,6 +230,7 @@ console.log(
     `latency_ms p50=${pct(50)} p95=${pct(95)} p99=${pct(99)} max=${Math.round(sorted.at(-1) ?? 0)}`,
     `errors=${[...errors.values()].reduce((a, b) => a + b, 0)} ${JSON.stringify(Object.fromEntries(errors))} releases=${JSON.stringify(Object.fromEntries(releases))}`,
     `rss_mb start=${rssStart} end=${rssEnd} peak=${rssPeak} ratio=${(rssEnd / rssStart).toFixed(2)}`,
+    `audit dropped_writes=${metric("aiops_audit_dropped_writes")} breaker_opened=${metric("aiops_audit_breaker_opened")} write_ms p50<=${histogramQuantile("aiops_audit_seconds", 'kind="write",outcome="ok"', 0.5)} p99<=${histogramQuantile("aiops_audit_seconds", 'kind="write",outcome="ok"', 0.99)} store_create_ms p99<=${histogramQuantile("aiops_canonical_store_seconds", 'operation="create",outcome="ok"', 0.99)}`,
     `integrity sample=${sample.length} ok=${sample.length - new Set(problems.map((p) => p.split(":")[0])).size} problems=${problems.length}`,
     ...problems.slice(0, 10).map((p) => `  ${p}`)
   ].join("\n")

@@ -92,7 +92,11 @@ describe.skipIf(!mysqlUp)("MySQL audit under faults (circuit breaker, dropped wr
   it("MySQL killed mid-run, then back: the breaker closes and the repair pass marks the run AUDIT_INCOMPLETE", async () => {
     const sessionId = testId("session") as SessionId
     const { midRun, downRun, reads } = await withAudit(
-      { url: proxy.urlFor(url), writeTimeoutMs: 500, breaker: { failureThreshold: 2, resetAfterMs: 200 } },
+      {
+        url: proxy.urlFor(url),
+        writeTimeoutMs: 500,
+        breaker: { failureThreshold: 2, resetAfterMs: 200, openAfterQuietMs: 0 }
+      },
       (h) =>
         Effect.gen(function* () {
           // Started while MySQL answers, killed before it finishes.

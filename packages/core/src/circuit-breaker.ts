@@ -13,9 +13,19 @@ export interface CircuitBreakerConfig {
   readonly failureThreshold?: number
   /** How long an open breaker refuses calls before it lets a probe through (default 1000 ms). */
   readonly resetAfterMs?: number
+  /**
+   * Open only when no call succeeded for at least this long, too (default 0: failures alone).
+   * A brief stall makes every call in flight fail at once; this keeps such a burst of
+   * failures from opening the breaker while the dependency still answers.
+   */
+  readonly openAfterQuietMs?: number
 }
 
-export const defaultCircuitBreakerConfig = { failureThreshold: 3, resetAfterMs: 1000 } as const
+export const defaultCircuitBreakerConfig = {
+  failureThreshold: 3,
+  resetAfterMs: 1000,
+  openAfterQuietMs: 0
+} as const
 
 /** The breaker refused the call without trying it: the dependency failed recently. */
 export class CircuitOpen extends Data.TaggedError("CircuitOpen")<{
@@ -110,12 +120,18 @@ export const makeCircuitBreaker = (
       "resetAfterMs",
       config.resetAfterMs ?? defaultCircuitBreakerConfig.resetAfterMs
     )
+    const openAfterQuietMs = config.openAfterQuietMs ?? defaultCircuitBreakerConfig.openAfterQuietMs
+    if (!Number.isInteger(openAfterQuietMs) || openAfterQuietMs < 0) {
+      throw new RangeError("circuit breaker: openAfterQuietMs must be a non-negative integer")
+    }
     const name = config.name
     let state: CircuitState = "CLOSED"
     let failures = 0
     let openedAt = 0
     let opened = 0
     let rejected = 0
+    /** Unknown until the first call: the breaker's creation counts as the last success. */
+    let lastSuccessAt: number | null = null
 
     const moveTo = (to: CircuitState, at: number): Effect.Effect<void> => {
       const from = state
@@ -131,11 +147,17 @@ export const makeCircuitBreaker = (
     }
     const record = (event: "success" | "failure", wasProbe: boolean) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        lastSuccessAt ??= now
         failures = event === "success" ? 0 : failures + 1
+        if (event === "success") lastSuccessAt = now
         // A late answer of a call started before the breaker opened does not close it:
         // only the probe (or any call while closed) decides.
         if (state === "OPEN" || (state === "HALF_OPEN" && !wasProbe)) return Effect.void
-        return moveTo(nextCircuitState(state, event, failures, failureThreshold), now)
+        const next = nextCircuitState(state, event, failures, failureThreshold)
+        // A burst of failures while the dependency answered recently is a stall, not an outage.
+        if (state === "CLOSED" && next === "OPEN" && now - lastSuccessAt < openAfterQuietMs)
+          return Effect.void
+        return moveTo(next, now)
       })
 
     /** Admits the call (`probe`: it is the half-open probe) or refuses it. */
@@ -143,6 +165,7 @@ export const makeCircuitBreaker = (
       Effect.flatMap(
         Clock.currentTimeMillis,
         (now): Effect.Effect<{ readonly probe: boolean }, CircuitOpen> => {
+          lastSuccessAt ??= now
           if (state === "CLOSED") return Effect.succeed({ probe: false })
           const due = state === "OPEN" && now - openedAt >= resetAfterMs
           if (due && allowProbe) return Effect.as(moveTo("HALF_OPEN", now), { probe: true })

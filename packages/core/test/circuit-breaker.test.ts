@@ -128,6 +128,24 @@ describe("circuit breaker", () => {
     )
   })
 
+  it("openAfterQuietMs: a burst of failures right after a success does not open it; a quiet spell does", async () => {
+    await run(
+      Effect.gen(function* () {
+        const breaker = yield* makeCircuitBreaker({ name: "db", failureThreshold: 2, openAfterQuietMs: 1000 })
+        yield* breaker.call(Effect.void)
+        yield* TestClock.adjust(500)
+        for (let i = 0; i < 5; i++) yield* Effect.flip(breaker.call(down))
+        expect(yield* breaker.snapshot).toMatchObject({ state: "CLOSED", consecutiveFailures: 5 })
+        yield* TestClock.adjust(500)
+        yield* Effect.flip(breaker.call(down))
+        expect(yield* breaker.state).toBe("OPEN")
+        expect(() => Effect.runSync(makeCircuitBreaker({ name: "x", openAfterQuietMs: -1 }))).toThrow(
+          RangeError
+        )
+      })
+    )
+  })
+
   it("a defect counts as a failure", async () => {
     await run(
       Effect.gen(function* () {

@@ -82,12 +82,17 @@ export interface MysqlAuditConfig {
   /** Run `migrate` when the layer is built (default false: run it from the CLI). */
   readonly migrate?: boolean
   /**
-   * Circuit breaker of every audit query (default: opens after 3 consecutive failures, probes
-   * every 1000 ms). While open, writes fail at once (`AuditWriteError`, counted as dropped) and
+   * Circuit breaker of every audit query (default: opens after 3 consecutive failures with no
+   * success for 1000 ms, probes every 500 ms). While open, writes fail at once (`AuditWriteError`, counted as dropped) and
    * reads with `AuditReadError` `UNAVAILABLE`; a background ping is the half-open probe, so no
    * run waits on a database that is probably still down.
    */
-  readonly breaker?: { readonly failureThreshold?: number; readonly resetAfterMs?: number }
+  readonly breaker?: {
+    readonly failureThreshold?: number
+    readonly resetAfterMs?: number
+    /** Open only when no query succeeded for this long too (default 1000 ms; 0: failures alone). */
+    readonly openAfterQuietMs?: number
+  }
   /**
    * A `RUNNING` run older than this is marked `AUDIT_INCOMPLETE` by the repair pass (at start
    * and each time the breaker closes). Default 15 minutes: longer than any run, so a run still
@@ -107,7 +112,8 @@ export const defaultMysqlAuditConfig = {
   writeTimeoutMs: 500,
   queueLimit: 100,
   failureThreshold: 3,
-  resetAfterMs: 1000,
+  resetAfterMs: 500,
+  openAfterQuietMs: 1000,
   staleRunMs: 15 * 60_000
 } as const
 
@@ -163,6 +169,7 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
         "breaker.resetAfterMs",
         config.breaker?.resetAfterMs ?? defaultMysqlAuditConfig.resetAfterMs
       ),
+      openAfterQuietMs: config.breaker?.openAfterQuietMs ?? defaultMysqlAuditConfig.openAfterQuietMs,
       staleRunMs: yield* positiveInt("staleRunMs", config.staleRunMs ?? defaultMysqlAuditConfig.staleRunMs),
       observer: config.observer ?? null,
       repairOnStart: config.repairOnStart !== false
@@ -415,7 +422,12 @@ export const makeMysqlAudit = (
         catch: (cause) => cause
       }).pipe(Effect.timeoutOrElse({ duration: limitMs, orElse: () => Effect.fail(new QueryTimeout()) }))
     const breaker = yield* makeCircuitBreaker(
-      { name: "audit-mysql", failureThreshold: cfg.failureThreshold, resetAfterMs: cfg.resetAfterMs },
+      {
+        name: "audit-mysql",
+        failureThreshold: cfg.failureThreshold,
+        resetAfterMs: cfg.resetAfterMs,
+        openAfterQuietMs: cfg.openAfterQuietMs
+      },
       { onTransition: (t) => logTransition(t) }
     )
     /** The server answered (a refused row proves it is up): only other errors count against it. */
