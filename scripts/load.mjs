@@ -7,8 +7,8 @@
 // (ids, timeline order, steps, tool ids, token sums, row counts).
 //
 // Backends: embedded (in-memory store and audit) by default; `--real` hands REDIS_URL and
-// MYSQL_URL through (defaults: redis://127.0.0.1:6379, mysql://root@127.0.0.1:3306/aiops_load,
-// key prefix `aiops_load`). `--ttl-ms` sets CANONICAL_STORE_TTL_MS. Figures are printed, never asserted.
+// MYSQL_URL through (defaults: redis://127.0.0.1:6379, mysql://root@127.0.0.1:3306/aiops_reliability_load,
+// key prefix `aiops_reliability_load`). `--ttl-ms` sets CANONICAL_STORE_TTL_MS. Figures are printed, never asserted.
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -43,8 +43,8 @@ const cli = join(root, "apps/diagnosis-harness/dist/cli.js")
 const env = { ...process.env, HOST: "127.0.0.1", SCENARIO: args.scenario, LOG_LEVEL: "error" }
 if (args.real) {
   env.REDIS_URL ??= "redis://127.0.0.1:6379"
-  env.MYSQL_URL ??= "mysql://root@127.0.0.1:3306/aiops_load"
-  env.CANONICAL_STORE_KEY_PREFIX ??= "aiops_load"
+  env.MYSQL_URL ??= "mysql://root@127.0.0.1:3306/aiops_reliability_load"
+  env.CANONICAL_STORE_KEY_PREFIX ??= "aiops_reliability_load"
 } else {
   delete env.REDIS_URL
   delete env.MYSQL_URL
