@@ -54,7 +54,9 @@ if (args["ttl-ms"] !== undefined) env.CANONICAL_STORE_TTL_MS = String(positive("
 
 if (args.real) {
   // The audit database must exist before the app migrates it.
-  const mysql = await import(join(root, "packages/audit/node_modules/mysql2/promise.js")).then((m) => m.default)
+  const mysql = await import(join(root, "packages/audit/node_modules/mysql2/promise.js")).then(
+    (m) => m.default
+  )
   const url = new URL(env.MYSQL_URL)
   const database = url.pathname.replace(/^\//, "")
   url.pathname = "/"
@@ -63,7 +65,10 @@ if (args.real) {
   await conn.end()
 }
 
-const server = spawn(process.execPath, [cli, "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] })
+const server = spawn(process.execPath, [cli, "serve", "--port", "0"], {
+  env,
+  stdio: ["ignore", "pipe", "pipe"]
+})
 const base = await new Promise((resolve, reject) => {
   let output = ""
   const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000)
@@ -176,7 +181,11 @@ for (const run of sample) {
     "timeline seq not 1..n",
     run
   )
-  check(t.timeline[0]?.type === "RUN_STARTED" && t.timeline.at(-1)?.type === "RUN_FINISHED", "timeline ends", run)
+  check(
+    t.timeline[0]?.type === "RUN_STARTED" && t.timeline.at(-1)?.type === "RUN_FINISHED",
+    "timeline ends",
+    run
+  )
   const tools = [...t.agent_steps.flatMap((s) => s.tool_invocations), ...t.tool_invocations_without_step]
   const toolIds = tools.map((x) => x.tool_call_id)
   check(new Set(toolIds).size === toolIds.length, "duplicate tool ids", run)
@@ -200,7 +209,11 @@ for (const run of sample) {
     run
   )
   const r = t.reconciliation
-  check(r.audit_complete && r.counts_match && r.tokens_reconciled && r.missing_writes === 0, "reconciliation", run)
+  check(
+    r.audit_complete && r.counts_match && r.tokens_reconciled && r.missing_writes === 0,
+    "reconciliation",
+    run
+  )
 }
 // ---- the server's own view (Prometheus text) --------------------------------------------------
 const metricsText = await (await fetch(`${base}/metrics`)).text()
@@ -222,7 +235,8 @@ const histogramQuantile = (name, labels, q) => {
 await stopServer()
 
 const sorted = [...latencies].sort((a, b) => a - b)
-const pct = (p) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]) : 0)
+const pct = (p) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]) : 0
 const backends = args.real ? "redis+mysql" : "embedded"
 console.log(
   [
