@@ -137,6 +137,9 @@ const errors = new Map()
 const done = []
 const releases = new Map()
 let started = 0
+/** RSS once the server is warm (100 runs, or a tenth of a shorter load): the base of "flat". */
+let rssWarm = null
+const warmAfter = Math.max(1, Math.min(100, Math.floor((Number.isFinite(maxRuns) ? maxRuns : 1000) / 10)))
 const startedAt = performance.now()
 const deadline = soakSeconds === null ? Number.POSITIVE_INFINITY : startedAt + soakSeconds * 1000
 const client = async (index) => {
@@ -149,6 +152,7 @@ const client = async (index) => {
     if (r.error) errors.set(r.error, (errors.get(r.error) ?? 0) + 1)
     else {
       done.push({ sessionId, runId: r.answer.runId })
+      if (done.length === warmAfter) rssWarm = rssMb()
       releases.set(r.answer.releaseResult, (releases.get(r.answer.releaseResult) ?? 0) + 1)
     }
   }
@@ -243,7 +247,7 @@ console.log(
     `load backends=${backends} clients=${clients} runs=${latencies.length} seconds=${elapsedS.toFixed(1)} runs_per_s=${(latencies.length / elapsedS).toFixed(1)}`,
     `latency_ms p50=${pct(50)} p95=${pct(95)} p99=${pct(99)} max=${Math.round(sorted.at(-1) ?? 0)}`,
     `errors=${[...errors.values()].reduce((a, b) => a + b, 0)} ${JSON.stringify(Object.fromEntries(errors))} releases=${JSON.stringify(Object.fromEntries(releases))}`,
-    `rss_mb start=${rssStart} end=${rssEnd} peak=${rssPeak} ratio=${(rssEnd / rssStart).toFixed(2)}`,
+    `rss_mb start=${rssStart} warm=${rssWarm} (after ${warmAfter} runs) end=${rssEnd} peak=${rssPeak} end/start=${(rssEnd / rssStart).toFixed(2)} end/warm=${rssWarm ? (rssEnd / rssWarm).toFixed(2) : "n/a"}`,
     `audit dropped_writes=${metric("aiops_audit_dropped_writes")} breaker_opened=${metric("aiops_audit_breaker_opened")} write_ms p50<=${histogramQuantile("aiops_audit_seconds", 'kind="write",outcome="ok"', 0.5)} p99<=${histogramQuantile("aiops_audit_seconds", 'kind="write",outcome="ok"', 0.99)} store_create_ms p99<=${histogramQuantile("aiops_canonical_store_seconds", 'operation="create",outcome="ok"', 0.99)}`,
     `integrity sample=${sample.length} ok=${sample.length - new Set(problems.map((p) => p.split(":")[0])).size} problems=${problems.length}`,
     ...problems.slice(0, 10).map((p) => `  ${p}`)
