@@ -64,6 +64,8 @@ export interface AppConfig {
    * is refused with 413 before it is read whole (declared length, or counted while streaming).
    */
   readonly maxBodyBytes: number
+  /** `LOG_LEVEL` (`debug`, `info`, `warn`, `error`; default `info`): JSON logs on stderr. */
+  readonly logLevel: "Debug" | "Info" | "Warn" | "Error"
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -141,6 +143,13 @@ const url = (field: string, raw: string | undefined, protocols: ReadonlyArray<st
   return v
 }
 
+const LOG_LEVELS: Record<string, AppConfig["logLevel"] | undefined> = {
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  error: "Error"
+}
+
 export interface ConfigOverrides {
   readonly scenario?: string
   readonly port?: string | number
@@ -198,6 +207,14 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
         reason: "must use a SELECT-only user, not the MYSQL_URL administrator"
       })
   }
+  const levelRaw = (nonEmpty(env.LOG_LEVEL) ?? "info").toLowerCase()
+  const logLevel = LOG_LEVELS[levelRaw]
+  if (logLevel === undefined) {
+    throw new ConfigError({
+      field: "LOG_LEVEL",
+      reason: `expected one of ${Object.keys(LOG_LEVELS).join(", ")}, got "${levelRaw}"`
+    })
+  }
   return {
     redisUrl: url("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]),
     mysqlUrl,
@@ -218,6 +235,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
       256,
       16 * 1024 * 1024
     ),
+    logLevel,
     env
   }
 }

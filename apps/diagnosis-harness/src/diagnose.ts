@@ -9,6 +9,7 @@ import {
   type SessionId
 } from "@aiops-harness/core"
 import { Effect } from "effect"
+import { recordRunMetrics } from "./ops.js"
 import { DiagnosisTools } from "./runtime.js"
 
 export interface DiagnoseRequest {
@@ -86,6 +87,7 @@ export const diagnose = (request: DiagnoseRequest, options: DiagnoseOptions = {}
       { sessionId, runId, question: request.question },
       { tools: [...tools], maxSteps, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }
     )
+    yield* recordRunMetrics(result)
     const trace = yield* readTrace(result.sessionId, result.runId)
     return { result, trace } satisfies DiagnoseOutcome
   })

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { readTrace } from "./diagnose.js"
+import { mountOpsRoutes } from "./ops.js"
 import type { AppRuntime } from "./runtime.js"
 import { chatSseEncoder } from "./streams/chat-sse.js"
 import { mountProtocolRoutes } from "./streams/routes.js"
@@ -147,7 +148,7 @@ const issuesText = (error: z.ZodError): string =>
  * The HTTP API over one app runtime:
  * - `POST /api/chat` `{ question, sessionId? }` -> SSE `metadata`, `progress`*, `answer` (or `error`);
  * - `GET /api/trace?sessionId=&runId=` -> the run's trace (404 for an unknown run);
- * - `GET /healthz`.
+ * - `GET /healthz` (liveness), `GET /readyz` (backends; 503 when not ready), `GET /metrics`.
  * Other methods on these paths: `405` with an `Allow` header.
  */
 export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: HttpAppOptions = {}): Hono => {
@@ -172,6 +173,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
   )
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
+  mountOpsRoutes(app, runtime, config)
   app.route("/", makeViewerRoutes(runtime))
 
   app.post("/api/chat", async (c) => {

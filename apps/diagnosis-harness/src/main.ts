@@ -17,8 +17,8 @@ commands:
       apply the audit schema and the demo business schema to MYSQL_URL, and create the
       SELECT-only user of MYSQL_QUERY_URL (query_mysql runs as that user)
   serve [--port <n>] [--scenario <id>]
-      serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz) until SIGINT/SIGTERM;
-      a second signal forces the exit
+      serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz, GET /readyz,
+      GET /metrics) until SIGINT/SIGTERM; a second signal forces the exit
   help, --help, -h
       print this text
 
@@ -27,9 +27,10 @@ env: REDIS_URL, REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIM
      REDIS_RECONNECT_MAX_DELAY_MS, CANONICAL_STORE_KEY_PREFIX, CANONICAL_STORE_TTL_MS,
      CANONICAL_STORE_MAX_RECORD_BYTES, MYSQL_URL, MYSQL_QUERY_URL, AUDIT_MYSQL_CONNECTION_LIMIT,
      AUDIT_MYSQL_CONNECT_TIMEOUT_MS, AUDIT_MYSQL_QUERY_TIMEOUT_MS, AUDIT_MYSQL_WRITE_TIMEOUT_MS,
-     AUDIT_MYSQL_QUEUE_LIMIT, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
+     AUDIT_MYSQL_QUEUE_LIMIT, AUDIT_BREAKER_FAILURES, AUDIT_BREAKER_RESET_MS, AUDIT_STALE_RUN_MS,
+     OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
      MODEL_MAX_RETRIES, MODEL_STREAM, MODEL_API_KEY_HEADER, MODEL_QUERY, SCENARIO,
-     DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST, SHUTDOWN_GRACE_MS, HTTP_MAX_BODY_BYTES`
+     DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST, SHUTDOWN_GRACE_MS, HTTP_MAX_BODY_BYTES, LOG_LEVEL`
 
 export interface Io {
   readonly out: (line: string) => void

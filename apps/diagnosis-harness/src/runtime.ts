@@ -30,6 +30,14 @@ import {
   type ScenarioId,
   toNdjson
 } from "./demo/index.js"
+import {
+  AppMetrics,
+  type AppMetricsShape,
+  auditObserver,
+  instrumentedStoreLayer,
+  jsonLoggerLayer,
+  makeAppMetrics
+} from "./ops.js"
 import { type BackendFailure, backendAddress, describeBackendFailure } from "./startup-errors.js"
 import { telemetryLayer } from "./telemetry.js"
 
@@ -71,7 +79,13 @@ export class DiagnosisTools extends Context.Service<DiagnosisTools, DiagnosisToo
   "@aiops-harness/diagnosis-harness/DiagnosisTools"
 ) {}
 
-export type AppServices = ChatModel | CanonicalInvocationStore | AuditSink | TraceQuery | DiagnosisTools
+export type AppServices =
+  | ChatModel
+  | CanonicalInvocationStore
+  | AuditSink
+  | TraceQuery
+  | DiagnosisTools
+  | AppMetrics
 
 export interface AppLayerOptions {
   /**
@@ -83,6 +97,8 @@ export interface AppLayerOptions {
   readonly modelLayer?: Layer.Layer<ChatModel>
   /** Replaces the configured audit (tests that inspect every row). */
   readonly auditLayer?: Layer.Layer<AuditSink | TraceQuery>
+  /** The metrics registry to fill (default: a new one per runtime). */
+  readonly metrics?: AppMetricsShape
 }
 
 /** A layer that fails with a `StartupError` saying what failed and where (never the error text). */
@@ -265,7 +281,11 @@ export const appLayer = (
   options: AppLayerOptions = {}
 ): Layer.Layer<AppServices, StartupError> => {
   const clusterNodes = config.env.REDIS_CLUSTER_NODES?.trim()
-  const store = canonicalStoreLayerFromEnv({ ...config.env, REDIS_URL: config.redisUrl ?? undefined }).pipe(
+  const metrics = options.metrics ?? makeAppMetrics()
+  const rawStore = canonicalStoreLayerFromEnv({
+    ...config.env,
+    REDIS_URL: config.redisUrl ?? undefined
+  }).pipe(
     Layer.catchCause(
       startupFailure("canonical_store", {
         kind: "Redis",
@@ -275,17 +295,20 @@ export const appLayer = (
       })
     )
   )
-  const audit = auditLayerFromEnv({ ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined }).pipe(
-    Layer.catchCause(startupFailure("audit", { kind: "MySQL", url: config.mysqlUrl ?? "" }))
-  )
+  const store = instrumentedStoreLayer(rawStore, metrics)
+  const audit = auditLayerFromEnv(
+    { ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined },
+    { observer: auditObserver(metrics) }
+  ).pipe(Layer.catchCause(startupFailure("audit", { kind: "MySQL", url: config.mysqlUrl ?? "" })))
   // The tools' business-schema migration runs after the audit's (same MySQL): a MySQL that
   // does not answer is reported once, by the audit stage.
   const services = Layer.mergeAll(
     store,
     telemetryLayer(config.telemetry, config.env),
     options.modelLayer ?? modelLayer(config),
+    Layer.succeed(AppMetrics, metrics),
     toolsLayer(config).pipe(Layer.provideMerge(options.auditLayer ?? audit))
-  )
+  ).pipe(Layer.provideMerge(jsonLoggerLayer(config.logLevel)))
   return options.now === undefined
     ? services
     : services.pipe(Layer.provideMerge(shiftedClockLayer(options.now)))

@@ -252,10 +252,10 @@ describe("trace viewer: a bounded answer (calm world)", () => {
     // The calm world's answer is "no problem found" bounded to the checked scopes (agent answer.ts).
     expect(outcome.result.content).toMatch(/^No problem found in the scopes checked/)
     const checked = outcome.result.content.split("Checked:\n")[1]!.split("\n")[0]!.slice(2)
-    const escape = (t: string) =>
+    const htmlEscape = (t: string) =>
       t.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;")
-    expect(html).toContain(escape("No problem found in the scopes checked"))
-    expect(html).toContain(escape(checked))
+    expect(html).toContain(htmlEscape("No problem found in the scopes checked"))
+    expect(html).toContain(htmlEscape(checked))
     const list = await (await app.request("/?outcome=cannot_conclude")).text()
     expect(list).toContain(`data-run-id="${outcome.result.runId}"`)
   })

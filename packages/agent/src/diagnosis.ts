@@ -461,8 +461,12 @@ const diagnose = (
     }
 
     // ---- guards and release ----------------------------------------------------------------
+    // A tool call that could not write its canonical record proves the store was down: no
+    // evidence of this run can be proven, whatever the guard itself managed to read.
+    const storeFailed = state.checked.some((c) => c.errorCode === "STORE_ERROR")
     if (draft) {
-      const evidence = yield* evidenceGuard({ runId: run.runId, draft }).pipe(traceEvidenceGuard)
+      const checkedEvidence = yield* evidenceGuard({ runId: run.runId, draft }).pipe(traceEvidenceGuard)
+      const evidence = storeFailed ? storeUnavailable(checkedEvidence) : checkedEvidence
       state.evidence = evidence
       yield* run.recorder.event("EVIDENCE_GUARD_INITIAL", {
         passed: evidence.passed,
@@ -554,21 +558,25 @@ const diagnose = (
       }
     }
 
-    const release: ReleaseDecisionResult = releaseDecision({
+    const storeAvailable = !storeFailed && (state.evidence?.storeAvailable ?? true)
+    const decided: ReleaseDecisionResult = releaseDecision({
       draft,
       evidence: state.evidence,
       semantic: state.semantic,
       checked: state.checked,
-      stopReason: state.stopReason,
+      // With the store down, the stop is a consequence: the user is told the cause instead.
+      stopReason: storeAvailable ? state.stopReason : null,
       observed: state.observed
     })
+    const release = storeAvailable ? decided : withStoreUnavailableNotice(decided)
     const releaseResult: ReleaseResult =
       release.decision === "PUBLISH_REPORT" ? "DIAGNOSIS_REPORT" : "CANNOT_CONCLUDE"
     yield* run.recorder.event("RELEASE_DECISION", {
       decision: release.decision,
       release_result: releaseResult,
       missing: release.missing.length,
-      stop_reason: state.stopReason
+      stop_reason: state.stopReason,
+      store_available: storeAvailable
     })
     yield* traceRelease({ release, releaseResult, evidence: state.evidence, semantic: state.semantic })
     yield* notify({ type: "release", decision: release.decision })
@@ -586,6 +594,27 @@ const diagnose = (
       releaseResult === "DIAGNOSIS_REPORT" && release.report ? redactDraftProse(release.report) : null
     return result(releaseResult, content, released, summary)
   })
+
+/** The guard's result when the store failed during the run: nothing of it can be proven. */
+const storeUnavailable = (result: EvidenceGuardResult): EvidenceGuardResult => ({
+  ...result,
+  passed: false,
+  storeAvailable: false,
+  evidence: []
+})
+
+export const STORE_UNAVAILABLE_NOTICE =
+  "Cannot conclude: the evidence store is unavailable, so no evidence of this run could be recorded or checked. Try again when it is back."
+
+/** A cannot-conclude answer that leads with the real reason (the store), not its consequences. */
+const withStoreUnavailableNotice = (release: ReleaseDecisionResult): ReleaseDecisionResult => {
+  if (release.decision !== "CANNOT_CONCLUDE") return release
+  const [, ...rest] = release.content.split("\n")
+  const missing = release.missing.some((m) => m.includes("evidence store is unavailable"))
+    ? release.missing
+    : ["proof of the evidence: the evidence store is unavailable", ...release.missing]
+  return { ...release, content: [STORE_UNAVAILABLE_NOTICE, ...rest].join("\n"), missing }
+}
 
 /** The released draft's prose (summary, claim texts, next steps) and refs redacted. */
 const redactDraftProse = (draft: DraftReport): DraftReport => ({

@@ -690,3 +690,40 @@ describe("runDiagnosis with scripted models", () => {
     expect(audit.log.events).toEqual([])
   })
 })
+
+describe("runDiagnosis with the evidence store down", () => {
+  it("records store_available: false and tells the user the evidence store is unavailable", async () => {
+    const { CanonicalInvocationStore, StoreError } = await import("@aiops-harness/core")
+    const down = (operation: "create" | "transition" | "get") =>
+      Effect.fail(new StoreError({ operation, reason: "UNAVAILABLE" }))
+    const store = Layer.succeed(CanonicalInvocationStore, {
+      create: () => down("create"),
+      transition: () => down("transition"),
+      get: () => down("get")
+    })
+    const model = scriptedModel([
+      diagnosisRoute,
+      toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
+      toolCall("call-2", "lookup_knowledge", { query: "checkout errors" }),
+      toolCall("call-3", "lookup_knowledge", { query: "payment timeout" }),
+      // A draft whose claim cites nothing: the guard never reads the store itself.
+      text(JSON.stringify({ summary: "unknown", claims: [{ text: "Something failed.", citations: [] }] })),
+      text(JSON.stringify({ summary: "unknown", claims: [{ text: "Something failed.", citations: [] }] }))
+    ])
+    const { result, audit } = await run(
+      model.layer,
+      {},
+      { tools: [knowledgeTool(DOCS)] },
+      recordingAudit(),
+      store
+    )
+    expect(result.checked.every((c) => c.errorCode === "STORE_ERROR")).toBe(true)
+    expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
+    const guard = audit.log.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")
+    expect(guard?.payload).toMatchObject({ passed: false, store_available: false })
+    const release = audit.log.events.find((e) => e.type === "RELEASE_DECISION")
+    expect(release?.payload).toMatchObject({ store_available: false })
+    expect(result.content).toContain("the evidence store is unavailable")
+    expect(result.content).not.toContain("stopped early")
+  })
+})

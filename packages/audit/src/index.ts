@@ -1,6 +1,7 @@
 export * from "./bounds.js"
 export * from "./env.js"
 export * from "./errors.js"
+export * from "./health.js"
 export * from "./memory.js"
 export * from "./mysql/audit.js"
 export * from "./mysql/migrations.js"

@@ -65,10 +65,36 @@ export interface InMemoryAuditHandle {
  * session rule: a child record whose run's `diagnosis_run` record belongs to another session
  * is rejected; with no run record yet it is accepted (and read only by its own session).
  */
-export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
+export interface InMemoryAuditConfig {
+  /**
+   * Runs kept (default 2000): past it the oldest run (first written) is forgotten with all its
+   * rows, so a long-lived embedded app stays bounded. Its trace is then `RunNotFound`.
+   */
+  readonly maxRuns?: number
+}
+
+export const defaultInMemoryAuditMaxRuns = 2000
+
+export const makeInMemoryAudit = (config: InMemoryAuditConfig = {}): Effect.Effect<InMemoryAuditHandle> =>
   Effect.sync(() => {
+    const maxRuns = config.maxRuns ?? defaultInMemoryAuditMaxRuns
+    if (!Number.isInteger(maxRuns) || maxRuns <= 0) {
+      throw new RangeError("in-memory audit: maxRuns must be a positive integer")
+    }
     const runs = new Map<string, RunRecord>()
     const children = new Map<string, Children>()
+    /** Run ids in the order they were first written (insertion order of a Set). */
+    const order = new Set<string>()
+    const touch = (runId: string) => {
+      if (order.has(runId)) return
+      order.add(runId)
+      if (order.size <= maxRuns) return
+      const oldest = order.values().next()
+      if (oldest.done) return
+      order.delete(oldest.value)
+      runs.delete(oldest.value)
+      children.delete(oldest.value)
+    }
     const anotherSession = (record: string) =>
       Effect.fail(new AuditWriteError({ record, cause: "run belongs to another session" }))
     const childrenOf = (record: string, runId: string, sessionId: string) =>
@@ -79,6 +105,7 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
         if (!entry) {
           entry = { timeline: new Map(), steps: new Map(), tools: new Map(), ledger: new Map() }
           children.set(runId, entry)
+          touch(runId)
         }
         return Effect.succeed(entry)
       })
@@ -98,6 +125,7 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
                   start: freeze(runStartRow(run)),
                   finish: null
                 })
+                touch(run.runId)
               })
         ),
       finishRun: (run) =>
@@ -107,7 +135,10 @@ export const makeInMemoryAudit = (): Effect.Effect<InMemoryAuditHandle> =>
           const finish = freeze(runFinishRow(run))
           return Effect.sync(() => {
             if (existing) existing.finish = finish
-            else runs.set(run.runId, { sessionId: run.sessionId, start: null, finish })
+            else {
+              runs.set(run.runId, { sessionId: run.sessionId, start: null, finish })
+              touch(run.runId)
+            }
           })
         }),
       appendTimelineEvent: (event) =>

@@ -14,8 +14,11 @@ const count = z.number().int().nonnegative()
 const epochMs = z.number().int().nonnegative()
 const JsonObjectSchema = z.record(z.string(), JsonValueSchema)
 
-/** `diagnosis_run` status: `RUNNING` until the finish record is written. */
-export const RUN_STATUSES = ["RUNNING", "FINISHED", "FAILED", "CANCELLED"] as const
+/**
+ * `diagnosis_run` status: `RUNNING` until the finish record is written. `AUDIT_INCOMPLETE`: set
+ * by the repair pass for a run whose finish record was lost (never a silent `RUNNING`).
+ */
+export const RUN_STATUSES = ["RUNNING", "FINISHED", "FAILED", "CANCELLED", "AUDIT_INCOMPLETE"] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 
 export const AuditCountsSchema = z.object({
@@ -137,9 +140,10 @@ export const ReconciliationSchema = z.object({
   /** Finish record present, every expected record found, no failed write reported. */
   audit_complete: z.boolean(),
   /**
-   * Audit writes known to be lost: a lost start record, plus the larger of the writes the run
-   * reported as failed (other than the start) and the gaps between expected and found counts.
-   * The finish record's own loss shows as `run_finish_recorded: false`.
+   * Audit writes known to be lost: a lost start record, a lost finish record (a run marked
+   * `AUDIT_INCOMPLETE` with no finish data), plus the larger of the writes the run reported as
+   * failed (other than the start) and the gaps between expected and found counts. Zero only
+   * for a complete run or one still `RUNNING` (nothing is known to be missing yet).
    */
   missing_writes: count
 })
@@ -284,8 +288,15 @@ export const auditCompleteness = (run: RunSummary, found: AuditCounts) => {
   const startRecorded = run.started_at !== null
   const startLost = startRecorded ? 0 : 1
   const failedOther = Math.max(0, (run.failed_writes ?? 0) - startLost)
-  const missingWrites = startLost + Math.max(failedOther, gaps)
-  const auditComplete = finished && countsMatch && missingWrites === 0 && (run.failed_writes ?? 0) === 0
+  // A run the repair pass marked AUDIT_INCOMPLETE without a finish record lost that write too.
+  const finishLost = run.status === "AUDIT_INCOMPLETE" && run.finished_at === null ? 1 : 0
+  const missingWrites = startLost + finishLost + Math.max(failedOther, gaps)
+  const auditComplete =
+    finished &&
+    run.status !== "AUDIT_INCOMPLETE" &&
+    countsMatch &&
+    missingWrites === 0 &&
+    (run.failed_writes ?? 0) === 0
   return {
     finished,
     counts,

@@ -1,4 +1,4 @@
-import { makeRun, type SessionId } from "@aiops-harness/core"
+import { AuditSink, makeRun, type SessionId } from "@aiops-harness/core"
 import { testId } from "@aiops-harness/core/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -53,5 +53,35 @@ describe("InMemoryAudit.layer", () => {
     })
     expect(trace.timeline.map((e) => e.type)).toEqual(["RUN_STARTED", "MODEL_TOKEN_USAGE", "RUN_FINISHED"])
     expect(trace.reconciliation).toMatchObject({ audit_complete: true, tokens_reconciled: true })
+  })
+})
+
+describe("in-memory audit bound", () => {
+  it("keeps the newest maxRuns runs: the oldest run and its rows are forgotten", async () => {
+    const sessionId = testId("session") as SessionId
+    const { runIds, traces, dump } = await Effect.runPromise(
+      Effect.gen(function* () {
+        const h = yield* makeInMemoryAudit({ maxRuns: 2 })
+        const runIds: string[] = []
+        for (let i = 0; i < 3; i++) {
+          const run = yield* Effect.provideService(
+            makeRun({ sessionId, query: `q${i}`, authorizedTools: [] }),
+            AuditSink,
+            h.sink
+          )
+          yield* run.finish({ status: "FINISHED" })
+          runIds.push(run.runId)
+        }
+        const traces = yield* Effect.forEach(runIds, (id) => Effect.exit(h.trace.getTrace(sessionId, id)))
+        return { runIds, traces, dump: h.dump() }
+      })
+    )
+    expect(traces[0]?._tag).toBe("Failure")
+    expect(traces.slice(1).map((t) => t._tag)).toEqual(["Success", "Success"])
+    expect(dump).not.toContain(runIds[0])
+  })
+
+  it("rejects a non-positive maxRuns", () => {
+    expect(() => Effect.runSync(makeInMemoryAudit({ maxRuns: 0 }))).toThrow(RangeError)
   })
 })

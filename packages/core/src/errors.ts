@@ -84,7 +84,8 @@ export class BackendError extends Data.TaggedError("BackendError")<{
 /** The store could not answer (down, timed out, corrupt data). Guards fail closed on it. */
 export class StoreError extends Data.TaggedError("StoreError")<{
   readonly operation: "create" | "transition" | "get" | "connect"
-  readonly reason: "UNAVAILABLE" | "TIMEOUT" | "CORRUPT_RECORD"
+  /** `FULL`: a bounded (in-memory) store has no room for the record until others expire. */
+  readonly reason: "UNAVAILABLE" | "TIMEOUT" | "CORRUPT_RECORD" | "FULL"
   readonly cause?: unknown
   /** The record concerned, when the operation had one. */
   readonly runId?: string

@@ -1,6 +1,7 @@
 export * from "./audit.js"
 export * from "./boundary.js"
 export * from "./budget.js"
+export * from "./circuit-breaker.js"
 export * from "./errors.js"
 export * from "./ids.js"
 export * from "./invocation.js"

@@ -1,4 +1,4 @@
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option, type Scope } from "effect"
 import { InvocationAlreadyExists, InvocationNotFound, RecordTooLarge, StoreError } from "./errors.js"
 import { type CanonicalInvocation, CanonicalInvocationSchema, checkTransition } from "./invocation.js"
 import { utf8Bytes } from "./json.js"
@@ -13,25 +13,77 @@ import {
 
 interface Entry {
   readonly json: string
+  readonly bytes: number
   readonly expiresAt: number
 }
+
+/** Bounds of the in-memory store (a process must not grow without limit). */
+export interface InMemoryStoreLimits {
+  /** Most records held at once (default 100,000): one more is `StoreError` `FULL`. */
+  readonly maxEntries: number
+  /** Most UTF-8 bytes of records held at once (default 256 MiB): past it, `StoreError` `FULL`. */
+  readonly maxBytes: number
+  /** How often the scoped store sweeps expired records when idle (default 60 s). */
+  readonly sweepIntervalMs: number
+}
+
+export const defaultInMemoryStoreLimits: InMemoryStoreLimits = {
+  maxEntries: 100_000,
+  maxBytes: 256 * 1024 * 1024,
+  sweepIntervalMs: 60_000
+}
+
+export type InMemoryCanonicalStoreConfig = CanonicalStoreConfig & InMemoryStoreLimits
+
+export interface InMemoryStoreStats {
+  readonly entries: number
+  readonly bytes: number
+}
+
+export interface InMemoryCanonicalStoreShape extends CanonicalInvocationStoreShape {
+  /** Records and bytes held now (expired records not yet swept included). */
+  readonly stats: Effect.Effect<InMemoryStoreStats>
+  /** Drops every expired record now; returns how many. */
+  readonly sweep: Effect.Effect<number>
+}
+
+const full = (operation: "create" | "transition", record: { runId: string; toolCallId: string }) =>
+  new StoreError({ operation, reason: "FULL", runId: record.runId, toolCallId: record.toolCallId })
 
 /**
  * In-memory canonical store with the real semantics, driven by Effect's Clock (so
  * `TestClock` controls expiry): create-if-absent, TTL set at creation, reads never renew,
  * transitions keep the remaining TTL, legal transitions only, record size limit.
  * Records are kept serialized, like Redis does, so callers never share mutable state.
+ * Expired records are swept on every operation (amortized: the TTL is fixed at creation, so
+ * the map's insertion order is expiry order and the sweep stops at the first live record)
+ * and, in the scoped variant, by a timer while idle. Bounded by `maxEntries` and `maxBytes`.
  */
 export const makeInMemoryCanonicalStore = (
-  config: Partial<CanonicalStoreConfig> = {}
-): Effect.Effect<CanonicalInvocationStoreShape> =>
+  config: Partial<InMemoryCanonicalStoreConfig> = {}
+): Effect.Effect<InMemoryCanonicalStoreShape> =>
   Effect.sync(() => {
-    const { ttlMillis, maxRecordBytes, keyPrefix } = validateStoreConfig(config)
+    const { ttlMillis, maxRecordBytes, keyPrefix, maxEntries, maxBytes } = validateStoreConfig(config)
     const entries = new Map<string, Entry>()
+    let bytesHeld = 0
+    const remove = (key: string, entry: Entry) => {
+      entries.delete(key)
+      bytesHeld -= entry.bytes
+    }
+    const sweepAt = (now: number): number => {
+      let dropped = 0
+      for (const [key, entry] of entries) {
+        if (entry.expiresAt > now) break
+        remove(key, entry)
+        dropped++
+      }
+      return dropped
+    }
     const live = (key: string, now: number): Entry | undefined => {
+      sweepAt(now)
       const entry = entries.get(key)
       if (entry && entry.expiresAt <= now) {
-        entries.delete(key)
+        remove(key, entry)
         return undefined
       }
       return entry
@@ -43,11 +95,11 @@ export const makeInMemoryCanonicalStore = (
         : Effect.fail(new StoreError({ operation: "get", reason: "CORRUPT_RECORD" }))
     }
 
-    const store: CanonicalInvocationStoreShape = {
+    const store: InMemoryCanonicalStoreShape = {
       create: (record) =>
         Effect.flatMap(
           Clock.currentTimeMillis,
-          (now): Effect.Effect<void, InvocationAlreadyExists | RecordTooLarge> => {
+          (now): Effect.Effect<void, InvocationAlreadyExists | RecordTooLarge | StoreError> => {
             const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
             const json = JSON.stringify(record)
             const bytes = utf8Bytes(json)
@@ -58,7 +110,11 @@ export const makeInMemoryCanonicalStore = (
                 new InvocationAlreadyExists({ runId: record.runId, toolCallId: record.toolCallId })
               )
             }
-            entries.set(key, { json, expiresAt: now + ttlMillis })
+            if (entries.size >= maxEntries || bytesHeld + bytes > maxBytes) {
+              return Effect.fail(full("create", record))
+            }
+            entries.set(key, { json, bytes, expiresAt: now + ttlMillis })
+            bytesHeld += bytes
             return Effect.void
           }
         ),
@@ -73,8 +129,10 @@ export const makeInMemoryCanonicalStore = (
           const json = JSON.stringify(next)
           const bytes = utf8Bytes(json)
           if (bytes > maxRecordBytes) return yield* new RecordTooLarge({ bytes, limit: maxRecordBytes })
-          // Same expiresAt: a transition keeps the remaining TTL.
-          entries.set(key, { json, expiresAt: entry.expiresAt })
+          if (bytesHeld - entry.bytes + bytes > maxBytes) return yield* full("transition", next)
+          // Same expiresAt (and map position): a transition keeps the remaining TTL.
+          entries.set(key, { json, bytes, expiresAt: entry.expiresAt })
+          bytesHeld += bytes - entry.bytes
         }),
       get: (runId, toolCallId) =>
         Effect.gen(function* () {
@@ -82,27 +140,47 @@ export const makeInMemoryCanonicalStore = (
           const entry = live(canonicalInvocationKey(keyPrefix, runId, toolCallId), now)
           if (!entry) return Option.none()
           return Option.some(yield* decode(entry.json))
-        })
+        }),
+      stats: Effect.sync(() => ({ entries: entries.size, bytes: bytesHeld })),
+      sweep: Effect.map(Clock.currentTimeMillis, sweepAt)
     }
     return store
   })
 
+/** The store plus a timer (in the current scope) that sweeps it every `sweepIntervalMs` while idle. */
+export const makeScopedInMemoryCanonicalStore = (
+  config: Partial<InMemoryCanonicalStoreConfig> = {}
+): Effect.Effect<InMemoryCanonicalStoreShape, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { sweepIntervalMs } = validateStoreConfig(config)
+    const store = yield* makeInMemoryCanonicalStore(config)
+    yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(sweepIntervalMs), store.sweep)))
+    return store
+  })
+
 /** Checks a store configuration eagerly: a bad one is a programming error (`TypeError`/`RangeError`). */
-export const validateStoreConfig = (config: Partial<CanonicalStoreConfig>): CanonicalStoreConfig => {
-  const merged = { ...defaultCanonicalStoreConfig, ...config }
+export const validateStoreConfig = (
+  config: Partial<InMemoryCanonicalStoreConfig>
+): InMemoryCanonicalStoreConfig => {
+  const merged = { ...defaultCanonicalStoreConfig, ...defaultInMemoryStoreLimits, ...config }
   if (!isValidKeyPrefix(merged.keyPrefix)) {
     throw new TypeError("canonical store: keyPrefix must match [A-Za-z0-9_.:-]{1,64} (no hash-tag braces)")
   }
   if (!(merged.ttlMillis > 0) || !(merged.maxRecordBytes > 0)) {
     throw new RangeError("canonical store: ttlMillis and maxRecordBytes must be positive")
   }
+  if (!(merged.maxEntries > 0) || !(merged.maxBytes > 0) || !(merged.sweepIntervalMs > 0)) {
+    throw new RangeError("canonical store: maxEntries, maxBytes and sweepIntervalMs must be positive")
+  }
   return merged
 }
 
 export const InMemoryCanonicalStore = {
   make: makeInMemoryCanonicalStore,
-  layer: (config: Partial<CanonicalStoreConfig> = {}) => {
+  scoped: makeScopedInMemoryCanonicalStore,
+  /** The scoped store (sweep timer included) as the `CanonicalInvocationStore`. */
+  layer: (config: Partial<InMemoryCanonicalStoreConfig> = {}) => {
     validateStoreConfig(config)
-    return Layer.effect(CanonicalInvocationStore, makeInMemoryCanonicalStore(config))
+    return Layer.effect(CanonicalInvocationStore, makeScopedInMemoryCanonicalStore(config))
   }
 }

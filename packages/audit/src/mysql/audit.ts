@@ -1,5 +1,14 @@
-import { AuditSink, type AuditSinkShape, AuditWriteError } from "@aiops-harness/core"
-import { Context, Effect, Layer, type Scope, Semaphore } from "effect"
+import {
+  AuditSink,
+  type AuditSinkShape,
+  AuditWriteError,
+  CircuitOpen,
+  type CircuitSnapshot,
+  type CircuitTransition,
+  type DiagnosisRunFinish,
+  makeCircuitBreaker
+} from "@aiops-harness/core"
+import { Clock, Context, Effect, Layer, type Scope, Semaphore } from "effect"
 import mysql from "mysql2/promise"
 import {
   agentStepRow,
@@ -10,6 +19,14 @@ import {
   toolInvocationRow
 } from "../bounds.js"
 import { AuditConfigError, AuditReadError, type MigrationError } from "../errors.js"
+import {
+  AuditHealth,
+  type AuditHealthShape,
+  type AuditObserver,
+  type AuditReadiness,
+  type AuditStatus,
+  type RepairReport
+} from "../health.js"
 import {
   type AgentStepRow,
   buildTrace,
@@ -68,14 +85,40 @@ export interface MysqlAuditConfig {
   readonly timelineBatch?: TimelineBatchConfig | null
   /** Run `migrate` when the layer is built (default false: run it from the CLI). */
   readonly migrate?: boolean
+  /**
+   * Circuit breaker of every audit query (default: opens after 3 consecutive failures with no
+   * success for 1000 ms, probes every 500 ms). While open, writes fail at once (`AuditWriteError`, counted as dropped) and
+   * reads with `AuditReadError` `UNAVAILABLE`; a background ping is the half-open probe, so no
+   * run waits on a database that is probably still down.
+   */
+  readonly breaker?: {
+    readonly failureThreshold?: number
+    readonly resetAfterMs?: number
+    /** Open only when no query succeeded for this long too (default 1000 ms; 0: failures alone). */
+    readonly openAfterQuietMs?: number
+  }
+  /**
+   * A `RUNNING` run older than this is marked `AUDIT_INCOMPLETE` by the repair pass (at start
+   * and each time the breaker closes). Default 15 minutes: longer than any run, so a run still
+   * going in another process is never marked.
+   */
+  readonly staleRunMs?: number
+  /** Run the repair pass when the audit is made (default true; bounded by `writeTimeoutMs`). */
+  readonly repairOnStart?: boolean
+  /** Latency and outcome callbacks (metrics). */
+  readonly observer?: AuditObserver
 }
 
 export const defaultMysqlAuditConfig = {
   connectionLimit: 10,
   connectTimeoutMs: 5000,
   queryTimeoutMs: 5000,
-  writeTimeoutMs: 2000,
-  queueLimit: 100
+  writeTimeoutMs: 500,
+  queueLimit: 100,
+  failureThreshold: 3,
+  resetAfterMs: 500,
+  openAfterQuietMs: 1000,
+  staleRunMs: 15 * 60_000
 } as const
 
 const positiveInt = (field: string, value: number): Effect.Effect<number, AuditConfigError> =>
@@ -121,7 +164,19 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
             maxDelayMs: yield* positiveInt("timelineBatch.maxDelayMs", batch.maxDelayMs)
           }
         : null,
-      migrate: config.migrate === true
+      migrate: config.migrate === true,
+      failureThreshold: yield* positiveInt(
+        "breaker.failureThreshold",
+        config.breaker?.failureThreshold ?? defaultMysqlAuditConfig.failureThreshold
+      ),
+      resetAfterMs: yield* positiveInt(
+        "breaker.resetAfterMs",
+        config.breaker?.resetAfterMs ?? defaultMysqlAuditConfig.resetAfterMs
+      ),
+      openAfterQuietMs: config.breaker?.openAfterQuietMs ?? defaultMysqlAuditConfig.openAfterQuietMs,
+      staleRunMs: yield* positiveInt("staleRunMs", config.staleRunMs ?? defaultMysqlAuditConfig.staleRunMs),
+      observer: config.observer ?? null,
+      repairOnStart: config.repairOnStart !== false
     }
   })
 
@@ -279,6 +334,16 @@ const TOKEN_USAGE_COLUMNS = [
 
 /** How many runs' lost batched events are remembered until their finish record. */
 const MAX_TRACKED_RUNS = 10_000
+/** How many lost finish records are remembered for the repair pass (more: counted, then forgotten). */
+const MAX_PENDING_FINISHES = 1000
+
+const callObserver = (f: (() => void) | undefined) => {
+  try {
+    f?.()
+  } catch {
+    // an observer never changes the audit
+  }
+}
 
 export interface MysqlAuditHandle {
   readonly sink: AuditSinkShape
@@ -286,6 +351,11 @@ export interface MysqlAuditHandle {
   /** Writes buffered timeline events now (no-op when unbatched). */
   readonly flush: Effect.Effect<void>
   readonly pool: mysql.Pool
+  readonly status: Effect.Effect<AuditStatus & { readonly breaker: CircuitSnapshot }>
+  readonly check: Effect.Effect<AuditReadiness>
+  /** Runs a repair pass now (it also runs at start and when the breaker closes). */
+  readonly repair: (trigger: RepairReport["trigger"]) => Effect.Effect<RepairReport, AuditWriteError>
+  readonly lastRepair: Effect.Effect<RepairReport | null>
 }
 
 /**
@@ -355,16 +425,71 @@ export const makeMysqlAudit = (
         },
         catch: (cause) => cause
       }).pipe(Effect.timeoutOrElse({ duration: limitMs, orElse: () => Effect.fail(new QueryTimeout()) }))
+    const breaker = yield* makeCircuitBreaker(
+      {
+        name: "audit-mysql",
+        failureThreshold: cfg.failureThreshold,
+        resetAfterMs: cfg.resetAfterMs,
+        openAfterQuietMs: cfg.openAfterQuietMs
+      },
+      { onTransition: (t) => logTransition(t) }
+    )
+    /** The server answered (a refused row proves it is up): only other errors count against it. */
+    const unhealthy = (cause: unknown) => !isRowError(cause)
+    let inFlight = 0
+    let droppedWrites = 0
+    const timed = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (ms: number, ok: boolean) => void) =>
+      Effect.suspend(() => {
+        const started = performance.now()
+        inFlight++
+        return Effect.onExit(effect, (exit) =>
+          Effect.sync(() => {
+            inFlight--
+            done(performance.now() - started, exit._tag === "Success")
+          })
+        )
+      })
     const writeDriverTimeout = Math.min(cfg.queryTimeoutMs, cfg.writeTimeoutMs)
     const write = (record: string, sql: string, values: ReadonlyArray<unknown>) =>
-      query(sql, values, cfg.writeTimeoutMs, writeDriverTimeout).pipe(
-        Effect.mapError((cause) => new AuditWriteError({ record, cause }))
-      )
+      timed(
+        breaker.call(query(sql, values, cfg.writeTimeoutMs, writeDriverTimeout), {
+          isFailure: unhealthy,
+          probe: false
+        }),
+        (durationMs, ok) => callObserver(() => cfg.observer?.onWrite?.({ record, durationMs, ok }))
+      ).pipe(Effect.mapError((cause) => new AuditWriteError({ record, cause })))
     const read = (sql: string, values: ReadonlyArray<unknown>) =>
-      query(sql, values, cfg.queryTimeoutMs + cfg.connectTimeoutMs, cfg.queryTimeoutMs).pipe(
+      timed(
+        breaker.call(query(sql, values, cfg.queryTimeoutMs + cfg.connectTimeoutMs, cfg.queryTimeoutMs), {
+          isFailure: unhealthy,
+          probe: false
+        }),
+        (durationMs, ok) => callObserver(() => cfg.observer?.onRead?.({ durationMs, ok }))
+      ).pipe(
         Effect.map((rows) => rows as Array<Row>),
         Effect.mapError(
           (cause) => new AuditReadError({ reason: isTimeout(cause) ? "TIMEOUT" : "UNAVAILABLE", cause })
+        )
+      )
+    /** A sink write that, failing, is counted as a dropped audit record. */
+    const counted = <A>(effect: Effect.Effect<A, AuditWriteError>) =>
+      Effect.tapError(effect, (error) =>
+        Effect.andThen(
+          Effect.sync(() => {
+            droppedWrites++
+          }),
+          Effect.logDebug("audit write dropped").pipe(
+            Effect.annotateLogs({
+              component: "audit",
+              record: error.record,
+              reason:
+                error.cause instanceof CircuitOpen
+                  ? "CIRCUIT_OPEN"
+                  : isTimeout(error.cause)
+                    ? "TIMEOUT"
+                    : "ERROR"
+            })
+          )
         )
       )
 
@@ -405,6 +530,7 @@ export const makeMysqlAudit = (
     const lostEvents = new Map<string, number>()
     const runKey = (sessionId: string, runId: string) => `${sessionId}\u0000${runId}`
     const countLost = (key: string, n: number) => {
+      droppedWrites += n
       lostEvents.set(key, (lostEvents.get(key) ?? 0) + n)
       // Runs that never finish must not grow this map without bound: forget the oldest.
       if (lostEvents.size > MAX_TRACKED_RUNS) {
@@ -473,6 +599,153 @@ export const makeMysqlAudit = (
       yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(every), flush)))
     }
 
+    // ---- lost finish records and the repair pass -------------------------------------------
+    const pendingFinishes = new Map<string, { readonly run: DiagnosisRunFinish; readonly lost: number }>()
+    const rememberFinish = (run: DiagnosisRunFinish, lost: number) => {
+      pendingFinishes.set(runKey(run.sessionId, run.runId), { run, lost })
+      if (pendingFinishes.size > MAX_PENDING_FINISHES) {
+        const oldest = pendingFinishes.keys().next()
+        if (!oldest.done) pendingFinishes.delete(oldest.value)
+      }
+    }
+    /** Writes a remembered finish as `AUDIT_INCOMPLETE`, unless the run's record says otherwise. */
+    const writeIncomplete = (run: DiagnosisRunFinish, lost: number) =>
+      Effect.gen(function* () {
+        const r = runFinishRow(run)
+        const values = [
+          r.intent,
+          r.release_result,
+          r.latency_ms,
+          r.total_token_count,
+          r.usage_complete,
+          r.final_content,
+          r.finished_at,
+          r.expected.timeline_events,
+          r.expected.agent_steps,
+          r.expected.tool_invocations,
+          r.expected.token_usages,
+          r.failed_writes + lost
+        ]
+        const updated = (yield* write(
+          "diagnosis_run",
+          `UPDATE diagnosis_run SET status = 'AUDIT_INCOMPLETE', intent = ?, release_result = ?, latency_ms = ?,
+             total_token_count = ?, usage_complete = ?, final_content = ?, finished_at = ?,
+             expected_timeline_events = ?, expected_agent_steps = ?, expected_tool_invocations = ?,
+             expected_token_usages = ?, failed_writes = ?
+           WHERE run_id = ? AND session_id = ? AND status = 'RUNNING'`,
+          [...values, r.run_id, r.session_id]
+        )) as { affectedRows?: number }
+        if ((updated.affectedRows ?? 0) > 0) return
+        // No record at all (start lost too): insert it; an existing finished record (a timed-out
+        // finish that landed after all) or a run of another session is left alone.
+        yield* write(
+          "diagnosis_run",
+          `INSERT IGNORE INTO diagnosis_run (status, intent, release_result, latency_ms, total_token_count,
+             usage_complete, final_content, finished_at, expected_timeline_events, expected_agent_steps,
+             expected_tool_invocations, expected_token_usages, failed_writes, run_id, session_id)
+           VALUES ('AUDIT_INCOMPLETE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [...values, r.run_id, r.session_id]
+        )
+      })
+    let lastRepair: RepairReport | null = null
+    const repairLock = yield* Semaphore.make(1)
+    const repair = (trigger: RepairReport["trigger"]) =>
+      Semaphore.withPermit(
+        repairLock,
+        Effect.gen(function* () {
+          let finishesWritten = 0
+          for (const [key, { run, lost }] of [...pendingFinishes]) {
+            yield* writeIncomplete(run, lost)
+            pendingFinishes.delete(key)
+            finishesWritten++
+          }
+          const now = yield* Clock.currentTimeMillis
+          const stale = (yield* write(
+            "diagnosis_run",
+            "UPDATE diagnosis_run SET status = 'AUDIT_INCOMPLETE' WHERE status = 'RUNNING' AND started_at < ?",
+            [now - cfg.staleRunMs]
+          )) as { affectedRows?: number }
+          const report: RepairReport = {
+            trigger,
+            at: now,
+            finishesWritten,
+            staleRuns: stale.affectedRows ?? 0
+          }
+          lastRepair = report
+          if (report.finishesWritten + report.staleRuns > 0) {
+            yield* Effect.logWarning("audit repair marked runs AUDIT_INCOMPLETE").pipe(
+              Effect.annotateLogs({ component: "audit", ...report })
+            )
+          }
+          return report
+        })
+      )
+    function logTransition(t: CircuitTransition) {
+      const annotations = {
+        component: "audit",
+        breaker: t.name,
+        from: t.from,
+        to: t.to,
+        consecutive_failures: t.consecutiveFailures
+      }
+      return t.to === "OPEN"
+        ? Effect.logWarning(
+            "audit circuit breaker opened: audit writes are dropped (fail-open) and counted"
+          ).pipe(Effect.annotateLogs(annotations))
+        : t.to === "CLOSED"
+          ? Effect.logInfo("audit circuit breaker closed: MySQL answers again").pipe(
+              Effect.annotateLogs(annotations)
+            )
+          : Effect.logDebug("audit circuit breaker half-open: probing MySQL").pipe(
+              Effect.annotateLogs(annotations)
+            )
+    }
+    const pingLimitMs = Math.min(cfg.writeTimeoutMs * 2, cfg.connectTimeoutMs)
+    const ping = query("SELECT 1", [], pingLimitMs, pingLimitMs)
+    // The half-open probe runs here, never in a run: when it closes the breaker, repair follows.
+    yield* Effect.forkScoped(
+      Effect.forever(
+        Effect.gen(function* () {
+          yield* Effect.sleep(cfg.resetAfterMs)
+          if (yield* breaker.probeDue) {
+            const closed = yield* Effect.exit(breaker.call(ping, { isFailure: unhealthy }))
+            if (closed._tag === "Success") yield* Effect.ignore(repair("breaker_closed"))
+          } else if (pendingFinishes.size > 0 && (yield* breaker.state) === "CLOSED") {
+            yield* Effect.ignore(repair("breaker_closed"))
+          }
+        })
+      )
+    )
+    // Startup repair: best-effort (a database that does not answer is reported by its writes).
+    if (cfg.repairOnStart) yield* Effect.ignore(repair("startup"))
+
+    const status = Effect.gen(function* () {
+      return {
+        backend: "mysql" as const,
+        breaker: yield* breaker.snapshot,
+        droppedWrites,
+        pendingRepairs: pendingFinishes.size,
+        queueDepth: inFlight + buffer.length,
+        lastRepair
+      }
+    })
+    const check: Effect.Effect<AuditReadiness> = Effect.gen(function* () {
+      const state = yield* breaker.state
+      if (state !== "CLOSED") return { ready: false, breaker: state, reason: "CIRCUIT_OPEN", latencyMs: 0 }
+      const started = performance.now()
+      const exit = yield* Effect.exit(breaker.call(ping, { isFailure: unhealthy, probe: false }))
+      const latencyMs = Math.round(performance.now() - started)
+      if (exit._tag === "Success") return { ready: true, breaker: "CLOSED", reason: null, latencyMs }
+      const cause = exit.cause.reasons.find((r) => r._tag === "Fail")
+      const timeout = cause !== undefined && cause._tag === "Fail" && isTimeout(cause.error)
+      return {
+        ready: false,
+        breaker: yield* breaker.state,
+        reason: timeout ? "TIMEOUT" : "UNREACHABLE",
+        latencyMs
+      }
+    })
+
     const sink: AuditSinkShape = {
       startRun: (run) => {
         const r = runStartRow(run)
@@ -480,11 +753,12 @@ export const makeMysqlAudit = (
           "diagnosis_run",
           "INSERT INTO diagnosis_run (run_id, session_id, `query`, status, started_at) VALUES (?, ?, ?, 'RUNNING', ?)",
           [r.run_id, r.session_id, r.query, r.started_at]
-        ).pipe(Effect.asVoid)
+        ).pipe(counted, Effect.asVoid)
       },
-      finishRun: (run) =>
-        Effect.gen(function* () {
-          const lost = yield* takeLost(run.sessionId, run.runId)
+      finishRun: (run) => {
+        let lost = 0
+        return Effect.gen(function* () {
+          lost = yield* takeLost(run.sessionId, run.runId)
           const r = runFinishRow(run)
           const values = [
             r.status,
@@ -520,7 +794,17 @@ export const makeMysqlAudit = (
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             [...values, r.run_id, r.session_id]
           )
-        }),
+        }).pipe(
+          counted,
+          // Lost finish record: remembered, written as AUDIT_INCOMPLETE by the next repair pass.
+          Effect.tapError((error) =>
+            error.cause instanceof RunOfAnotherSession
+              ? Effect.void
+              : Effect.sync(() => rememberFinish(run, lost))
+          ),
+          Effect.asVoid
+        )
+      },
       appendTimelineEvent: (event) => {
         const r = timelineRow(event)
         const values: TimelineValues = [
@@ -532,7 +816,7 @@ export const makeMysqlAudit = (
           JSON.stringify(r.payload)
         ]
         const batch = cfg.timelineBatch
-        if (!batch) return insertTimeline(event.runId, event.sessionId, [values])
+        if (!batch) return counted(insertTimeline(event.runId, event.sessionId, [values]))
         return Effect.suspend(() => {
           buffer.push(values)
           return buffer.length >= batch.maxEvents ? flush : Effect.void
@@ -540,74 +824,80 @@ export const makeMysqlAudit = (
       },
       recordAgentStep: (step) => {
         const r = agentStepRow(step)
-        return insertChildren("agent_step", "agent_step", AGENT_STEP_COLUMNS, step.runId, step.sessionId, [
-          [
-            step.runId,
-            step.sessionId,
-            r.step_id,
-            r.step_index,
-            r.started_at,
-            r.latency_ms,
-            r.outcome,
-            JSON.stringify(r.tool_call_ids),
-            r.usage_available,
-            r.total_tokens
-          ]
-        ])
+        return counted(
+          insertChildren("agent_step", "agent_step", AGENT_STEP_COLUMNS, step.runId, step.sessionId, [
+            [
+              step.runId,
+              step.sessionId,
+              r.step_id,
+              r.step_index,
+              r.started_at,
+              r.latency_ms,
+              r.outcome,
+              JSON.stringify(r.tool_call_ids),
+              r.usage_available,
+              r.total_tokens
+            ]
+          ])
+        )
       },
       recordToolInvocation: (invocation) => {
         const r = toolInvocationRow(invocation)
-        return insertChildren(
-          "tool_invocation",
-          "tool_invocation",
-          TOOL_INVOCATION_COLUMNS,
-          invocation.runId,
-          invocation.sessionId,
-          [
+        return counted(
+          insertChildren(
+            "tool_invocation",
+            "tool_invocation",
+            TOOL_INVOCATION_COLUMNS,
+            invocation.runId,
+            invocation.sessionId,
             [
-              invocation.runId,
-              invocation.sessionId,
-              r.tool_call_id,
-              r.tool_name,
-              r.step_id,
-              r.status,
-              r.evidence_status,
-              r.error_code,
-              r.latency_ms,
-              r.request_bytes,
-              r.raw_bytes,
-              r.projection_bytes,
-              r.truncated,
-              r.returned_count,
-              r.started_at,
-              JSON.stringify(r.metadata)
+              [
+                invocation.runId,
+                invocation.sessionId,
+                r.tool_call_id,
+                r.tool_name,
+                r.step_id,
+                r.status,
+                r.evidence_status,
+                r.error_code,
+                r.latency_ms,
+                r.request_bytes,
+                r.raw_bytes,
+                r.projection_bytes,
+                r.truncated,
+                r.returned_count,
+                r.started_at,
+                JSON.stringify(r.metadata)
+              ]
             ]
-          ]
+          )
         )
       },
       recordTokenUsage: (usage) => {
         const r = tokenUsageRow(usage)
-        return insertChildren(
-          "model_token_usage",
-          "model_token_usage",
-          TOKEN_USAGE_COLUMNS,
-          usage.runId,
-          usage.sessionId,
-          [
+        return counted(
+          insertChildren(
+            "model_token_usage",
+            "model_token_usage",
+            TOKEN_USAGE_COLUMNS,
+            usage.runId,
+            usage.sessionId,
             [
-              usage.runId,
-              usage.sessionId,
-              r.seq,
-              r.component,
-              r.component_index,
-              r.model,
-              r.usage_available,
-              r.prompt_tokens,
-              r.completion_tokens,
-              r.total_tokens,
-              r.at
+              [
+                usage.runId,
+                usage.sessionId,
+                r.seq,
+                r.component,
+                r.component_index,
+                r.model,
+                r.usage_available,
+                r.prompt_tokens,
+                r.completion_tokens,
+                r.total_tokens,
+                r.at
+              ]
             ]
-          ]
+          )
         )
       }
     }
@@ -708,16 +998,22 @@ export const makeMysqlAudit = (
         })
     }
 
-    return { sink, trace, flush, pool }
+    return { sink, trace, flush, pool, status, check, repair, lastRepair: Effect.sync(() => lastRepair) }
   })
 
 /** MySQL-backed `AuditSink` + `TraceQuery` from one scoped pool. */
 export const MysqlAudit = {
   make: makeMysqlAudit,
-  layer: (config: MysqlAuditConfig): Layer.Layer<AuditSink | TraceQuery, AuditConfigError | MigrationError> =>
+  layer: (
+    config: MysqlAuditConfig
+  ): Layer.Layer<AuditSink | TraceQuery | AuditHealth, AuditConfigError | MigrationError> =>
     Layer.effectContext(
-      Effect.map(makeMysqlAudit(config), ({ sink, trace }) =>
-        Context.make(AuditSink, sink).pipe(Context.add(TraceQuery, trace))
-      )
+      Effect.map(makeMysqlAudit(config), ({ sink, trace, status, check }) => {
+        const health: AuditHealthShape = { status, check }
+        return Context.make(AuditSink, sink).pipe(
+          Context.add(TraceQuery, trace),
+          Context.add(AuditHealth, health)
+        )
+      })
     )
 }
