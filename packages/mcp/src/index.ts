@@ -1,0 +1,7 @@
+export * from "./config.js"
+export * from "./errors.js"
+export * from "./external.js"
+export * from "./http.js"
+export * from "./projector.js"
+export * from "./runner.js"
+export * from "./serve.js"
