@@ -10,7 +10,10 @@ export const MAX_EXPOSED_NAME = 64
 
 /** The generic JSON projector's settings (every field optional: per-tool values override the server's). */
 export const JsonProjectorConfigSchema = z.strictObject({
-  /** Top-level keys kept (of the result object, or of each element of a result array). Default: all. */
+  /**
+   * Paths kept, dotted (`items.id`); arrays are traversed, so a path names the fields of their
+   * items. A path's whole value is kept. Default: everything.
+   */
   fields: z.array(z.string().min(1).max(128)).min(1).max(100).optional(),
   /** UTF-8 byte bound of the projected result (never above the run's per-call projection budget). */
   maxBytes: z.number().int().min(64).max(1_048_576).optional(),

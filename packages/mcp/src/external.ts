@@ -59,12 +59,21 @@ export const makeExternalConnection = (server: string, config: ExternalServerCon
   const connect = async (): Promise<Client> => {
     const client = new Client({ name: "aiops-harness", version: "0.1.0" })
     const transport = transportOf(config)
-    const attempt = withTimeout(client.connect(transport), connectTimeout, () => {
-      void transport.close().catch(() => undefined)
-    })
+    // A child that did not complete `initialize` gets no grace period: killed at once.
+    const kill = () => {
+      const pid = transport instanceof StdioClientTransport ? transport.pid : null
+      if (pid !== null) {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {
+          // already gone
+        }
+      }
+    }
     try {
-      await attempt
+      await withTimeout(client.connect(transport), connectTimeout, kill)
     } catch (error) {
+      kill()
       await client.close().catch(() => undefined)
       throw error
     }

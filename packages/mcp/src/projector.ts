@@ -44,14 +44,43 @@ export const resultValueOf = (raw: ExternalRaw): { readonly value: Json; readonl
   return { value: texts, nonText }
 }
 
-const pick = (value: Json, fields: ReadonlySet<string> | null): Json => {
-  if (fields === null) return value
-  if (Array.isArray(value)) return value.map((item) => pickObject(item, fields))
-  return pickObject(value, fields)
+/** A tree of allowed paths: `true` keeps the whole value, a subtree keeps only its fields. */
+type FieldTree = { [key: string]: FieldTree | true }
+
+/** `["items.id", "items.title", "total"]` -> `{ items: { id: true, title: true }, total: true }`. */
+export const fieldTree = (fields: ReadonlyArray<string>): FieldTree => {
+  const tree: FieldTree = {}
+  for (const path of fields) {
+    let node = tree
+    const parts = path.split(".")
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) node[part] = true
+      else {
+        const next = node[part]
+        if (next === true) return
+        if (next === undefined) {
+          const created: FieldTree = {}
+          node[part] = created
+          node = created
+        } else node = next
+      }
+    })
+  }
+  return tree
 }
-const pickObject = (value: Json, fields: ReadonlySet<string>): Json => {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value
-  return Object.fromEntries(Object.entries(value).filter(([key]) => fields.has(key)))
+
+/** Keeps the allowed paths; arrays are traversed (a path names the fields of their items). */
+const pick = (value: Json, tree: FieldTree | null): Json => {
+  if (tree === null) return value
+  if (Array.isArray(value)) return value.map((item) => pick(item, tree))
+  if (value === null || typeof value !== "object") return null
+  const out: Record<string, Json> = {}
+  for (const [key, sub] of Object.entries(tree)) {
+    if (!Object.hasOwn(value, key)) continue
+    const item = (value as { readonly [k: string]: Json })[key]!
+    out[key] = sub === true ? item : pick(item, sub)
+  }
+  return out
 }
 
 /** Cuts strings and arrays at any depth; reports whether anything was cut. */
@@ -113,7 +142,7 @@ export const projectJson =
       }
       const config = { ...DEFAULT_JSON_PROJECTOR, ...options.config }
       const { value, nonText } = resultValueOf(input.raw)
-      const fields = options.config?.fields ? new Set(options.config.fields) : null
+      const fields = options.config?.fields ? fieldTree(options.config.fields) : null
       const redacted = redactValue(pick(value, fields))
       const cut = { truncated: false }
       // A mutable copy: the byte bound below drops items in place.
