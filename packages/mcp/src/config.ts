@@ -93,6 +93,20 @@ export type McpConfig = z.infer<typeof McpConfigSchema>
 /** The name the agent sees for `tool` of `server`. */
 export const exposedToolName = (server: string, tool: string): string => `${server}__${tool}`
 
+/**
+ * `path: message` lines. A server that matches neither transport reports the issues of the
+ * transport it came closest to (fewest issues), not just "invalid input".
+ */
+const issueLines = (issues: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey>): string[] =>
+  issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path]
+    if (issue.code === "invalid_union" && issue.errors.length > 0) {
+      const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]!
+      return issueLines(closest, path)
+    }
+    return [`${path.map(String).join(".") || "(root)"}: ${issue.message}`]
+  })
+
 /** Validates a parsed config. Issues name the path; values (commands, env, headers) are never echoed. */
 export const parseMcpConfig = (
   value: unknown,
@@ -100,12 +114,7 @@ export const parseMcpConfig = (
 ): Effect.Effect<McpConfig, McpConfigError> => {
   const parsed = McpConfigSchema.safeParse(value)
   if (parsed.success) return Effect.succeed(parsed.data)
-  return Effect.fail(
-    new McpConfigError({
-      source,
-      issues: parsed.error.issues.slice(0, 20).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-    })
-  )
+  return Effect.fail(new McpConfigError({ source, issues: issueLines(parsed.error.issues, []).slice(0, 20) }))
 }
 
 /** Reads and validates a JSON config file. */
