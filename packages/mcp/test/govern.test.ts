@@ -3,6 +3,7 @@ import { writeFile, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CanonicalInvocationStore, type RunId, type ToolCallId } from "@aiops-harness/core"
+import { evidenceGuard } from "@aiops-harness/guards"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
@@ -178,6 +179,38 @@ describe("external MCP server governed by the config (child process)", () => {
     const canonical = Option.getOrThrow(record)
     expect(canonical.status).toBe("READY")
     expect(JSON.stringify(canonical)).toContain("hunter2")
+  })
+
+  it("citations of an external call are checked by EvidenceGuard: projected text passes, raw-only text fails", async () => {
+    const result = await call("ticketing__search_tickets", { query: "evidence" })
+    const toolCallId = result.observation.tool_call_id as string
+    const guard = (ref: string) =>
+      runtime.runPromise(
+        evidenceGuard({
+          runId,
+          draft: {
+            summary: "",
+            claims: [
+              { text: "checkout failed", citations: [{ tool_call_id: toolCallId, kind: "excerpt", ref }] }
+            ]
+          }
+        })
+      )
+    expect((await guard("checkout 500 after deploy 3")).passed).toBe(true)
+    const rawOnly = await guard("hunter2-secret from")
+    expect(rawOnly.passed).toBe(false)
+    const unknown = await runtime.runPromise(
+      evidenceGuard({
+        runId,
+        draft: {
+          summary: "",
+          claims: [
+            { text: "x", citations: [{ tool_call_id: "mcp-999", kind: "excerpt", ref: "checkout 500" }] }
+          ]
+        }
+      })
+    )
+    expect(unknown.passed).toBe(false)
   })
 
   it("validates arguments against the server's schema before calling it", async () => {
