@@ -45,6 +45,11 @@ export interface AppConfig {
    * closes the remaining connections (`SHUTDOWN_GRACE_MS`, default 10000).
    */
   readonly shutdownGraceMs: number
+  /**
+   * `MCP_SERVERS_CONFIG`: path of the JSON file listing external MCP servers whose allowed tools
+   * join the agent's tool list (behind the ToolBoundary); absent -> none.
+   */
+  readonly mcpServersConfig: string | null
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -136,6 +141,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
     shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    mcpServersConfig: nonEmpty(env.MCP_SERVERS_CONFIG),
     env
   }
 }

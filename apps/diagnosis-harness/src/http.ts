@@ -6,6 +6,7 @@ import { Cause, Exit } from "effect"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { diagnose, readTrace } from "./diagnose.js"
+import { makeMcpRoutes } from "./mcp.js"
 import type { AppRuntime } from "./runtime.js"
 import { makeViewerRoutes, runPagePath } from "./viewer/index.js"
 
@@ -132,6 +133,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
   app.route("/", makeViewerRoutes(runtime))
+  app.route("/", makeMcpRoutes(runtime, runs))
 
   app.post("/api/chat", async (c) => {
     if (!isJsonContentType(c.req.header("content-type"))) {

@@ -3,6 +3,7 @@ import { Cause, Effect, Exit } from "effect"
 import { type AppConfig, ConfigError, describeBackends, loadConfig } from "./config.js"
 import { type DiagnoseOutcome, diagnose, InvalidIdInput } from "./diagnose.js"
 import { formatProgress, formatReport, formatTrace, runPageLink } from "./format.js"
+import { serveMcpStdio } from "./mcp.js"
 import { type AppLayerOptions, type AppRuntime, makeAppRuntime, migrateAll, StartupError } from "./runtime.js"
 import { QUESTION_MAX_CHARS, QUESTION_TOO_LONG } from "./http.js"
 import { type RunningServer, type ShutdownReport, startServer } from "./server.js"
@@ -16,8 +17,10 @@ commands:
   migrate
       apply the audit schema and the demo business schema to MYSQL_URL
   serve [--port <n>] [--scenario <id>]
-      serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz) until SIGINT/SIGTERM;
+      serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz, /mcp) until SIGINT/SIGTERM;
       a second signal forces the exit
+  mcp [--scenario <id>]
+      serve the read-only tools over MCP on stdio (one MCP session = one run) until stdin closes
   help, --help, -h
       print this text
 
@@ -28,7 +31,7 @@ env: REDIS_URL, REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIM
      AUDIT_MYSQL_CONNECT_TIMEOUT_MS, AUDIT_MYSQL_QUERY_TIMEOUT_MS, AUDIT_MYSQL_WRITE_TIMEOUT_MS,
      AUDIT_MYSQL_QUEUE_LIMIT, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
      MODEL_MAX_RETRIES, SCENARIO, DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST,
-     SHUTDOWN_GRACE_MS`
+     SHUTDOWN_GRACE_MS, MCP_SERVERS_CONFIG`
 
 export interface Io {
   readonly out: (line: string) => void
@@ -52,6 +55,7 @@ const KNOWN_OPTIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
   diagnose: ["scenario", "session"],
   migrate: [],
   serve: ["port", "scenario"],
+  mcp: ["scenario"],
   help: []
 }
 
@@ -264,6 +268,32 @@ export const runServeCommand = async (
   return 0
 }
 
+/**
+ * `mcp`: one MCP session over stdio on the app's services (stdout is the protocol: messages go
+ * to stderr). Ends when the client closes stdin: the run finishes, the runtime is disposed.
+ */
+export const runMcpCommand = async (
+  config: AppConfig,
+  io: Io,
+  options: AppLayerOptions & { readonly stdio?: Parameters<typeof serveMcpStdio>[1] } = {}
+): Promise<number> => {
+  const runtime = makeAppRuntime(config, options)
+  try {
+    const b = describeBackends(config)
+    io.err(
+      `diagnosis-harness mcp on stdio (store=${b.canonical_store} audit=${b.audit} mysql=${b.business_datasource} scenario=${b.scenario})`
+    )
+    const { sessionId, runId } = await serveMcpStdio(runtime, options.stdio)
+    io.err(`mcp session closed: trace ${runPageLink(config, sessionId, runId)}`)
+    return 0
+  } catch (error) {
+    io.err(`error: ${describeStartup(Cause.fail(error))}`)
+    return 1
+  } finally {
+    await runtime.dispose().catch(() => undefined)
+  }
+}
+
 const usageError = (io: Io, message: string): number => {
   io.err(`${message}\n\n${USAGE}`)
   return 2
@@ -330,6 +360,8 @@ export const main = async (
       return runMigrateCommand(config, io)
     case "serve":
       return runServeCommand(config, io, options)
+    case "mcp":
+      return runMcpCommand(config, io, options)
     default:
       return 2
   }
