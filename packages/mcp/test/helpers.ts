@@ -1,10 +1,5 @@
 import { InMemoryAudit } from "@aiops-harness/audit"
-import {
-  type CanonicalInvocationStore,
-  InMemoryCanonicalStore,
-  type JsonObject,
-  type ToolDefinition
-} from "@aiops-harness/core"
+import { InMemoryCanonicalStore, type JsonObject, type ToolDefinition } from "@aiops-harness/core"
 import { redactText } from "@aiops-harness/projectors"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { z } from "zod"
@@ -43,4 +38,5 @@ export const runnerOf = (runtime: TestRuntime): McpRunner => ({
   runPromise: (effect, options) => runtime.runPromise(effect, options)
 })
 
-export type _Store = CanonicalInvocationStore
+/** A ManagedRuntime is a runner as it is (the README's example relies on it). */
+export const runtimeIsRunner = (runtime: TestRuntime): McpRunner => runtime
