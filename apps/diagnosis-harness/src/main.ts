@@ -275,7 +275,11 @@ export const runServeCommand = async (
 export const runMcpCommand = async (
   config: AppConfig,
   io: Io,
-  options: AppLayerOptions & { readonly stdio?: Parameters<typeof serveMcpStdio>[1] } = {}
+  options: AppLayerOptions & {
+    readonly stdio?: Parameters<typeof serveMcpStdio>[1]
+    /** Default: `process`. */
+    readonly signals?: SignalSource
+  } = {}
 ): Promise<number> => {
   const runtime = makeAppRuntime(config, options)
   try {
@@ -283,7 +287,19 @@ export const runMcpCommand = async (
     io.err(
       `diagnosis-harness mcp on stdio (store=${b.canonical_store} audit=${b.audit} mysql=${b.business_datasource} scenario=${b.scenario})`
     )
-    const { sessionId, runId } = await serveMcpStdio(runtime, options.stdio)
+    // A signal ends the session like a closed stdin: the run is FINISHED, not left ACTIVE.
+    const stop = new AbortController()
+    const signals: SignalSource = options.signals ?? process
+    const onSignal = () => stop.abort()
+    signals.on("SIGINT", onSignal)
+    signals.on("SIGTERM", onSignal)
+    const { sessionId, runId } = await serveMcpStdio(runtime, {
+      ...options.stdio,
+      signal: stop.signal
+    }).finally(() => {
+      signals.off("SIGINT", onSignal)
+      signals.off("SIGTERM", onSignal)
+    })
     io.err(`mcp session closed: trace ${runPageLink(config, sessionId, runId)}`)
     return 0
   } catch (error) {

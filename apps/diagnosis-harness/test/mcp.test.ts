@@ -67,6 +67,42 @@ describe("pnpm mcp: the harness's tools over stdio (real child process)", () => 
   })
 })
 
+describe("pnpm mcp: signals", () => {
+  it("SIGTERM ends the session: the run finishes, the process exits 0", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp"],
+      env: { PATH: process.env.PATH ?? "" },
+      stderr: "pipe"
+    })
+    let stderr = ""
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    const client = new Client({ name: "signal-test", version: "1" })
+    await client.connect(transport)
+    const pid = transport.pid!
+    const closed = new Promise<void>((resolve) => {
+      client.onclose = () => resolve()
+    })
+    const exited = new Promise<number | null>((resolve) => {
+      const timer = setInterval(() => {
+        try {
+          process.kill(pid, 0)
+        } catch {
+          clearInterval(timer)
+          resolve(null)
+        }
+      }, 20)
+    })
+    process.kill(pid, "SIGTERM")
+    await Promise.race([closed, exited])
+    await exited
+    expect(stderr).toContain("mcp session closed: trace http://127.0.0.1:8787/runs/")
+    await client.close()
+  })
+})
+
 describe("/mcp: Streamable HTTP on the app's server", () => {
   let world: TestWorld
   let server: RunningServer
@@ -124,6 +160,25 @@ describe("/mcp: Streamable HTTP on the app's server", () => {
     const page = await fetch(url(meta.trace_path))
     expect(page.status).toBe(200)
     expectNoLeak("run page", await page.text())
+  })
+
+  it("a shutdown finishes the open MCP sessions' runs", async () => {
+    const own = await makeTestWorld({ SCENARIO: "calm", PORT: "0" })
+    const running = await startServer(own.runtime, own.config)
+    const client = new Client({ name: "shutdown-test", version: "1" })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${running.port}/mcp`)))
+    const result = await callTool(client, "lookup_knowledge", { query: "connection pool" })
+    const meta = result._meta?.[RUN_META_KEY] as { session_id: string; run_id: string }
+    expect(running.inFlight()).toBe(1)
+    const report = await running.shutdown({ graceMs: 5000 })
+    expect(report.drained).toBe(true)
+    // The runtime is disposed after the shutdown: read the in-memory audit's rows.
+    const dump = JSON.parse(own.auditDump()) as {
+      runs: Array<[string, { finish: { status: string } | null }]>
+    }
+    const run = dump.runs.find(([id]) => id === meta.run_id)
+    expect(run?.[1].finish?.status).toBe("FINISHED")
+    await client.close().catch(() => undefined)
   })
 
   it("refuses GET (405) and an unknown session (404)", async () => {

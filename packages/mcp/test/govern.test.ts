@@ -43,6 +43,7 @@ const config = (): unknown => ({
         die: { allowed: true, readOnly: true },
         empty: { allowed: true, readOnly: true },
         fails: { allowed: true, readOnly: true },
+        malformed: { allowed: true, readOnly: true },
         not_offered: { allowed: true, readOnly: true }
       }
     }
@@ -146,7 +147,8 @@ describe("external MCP server governed by the config (child process)", () => {
       "ticketing__hang",
       "ticketing__die",
       "ticketing__empty",
-      "ticketing__fails"
+      "ticketing__fails",
+      "ticketing__malformed"
     ])
     expect(external.missing).toEqual(["ticketing__not_offered"])
     const search = (await client.listTools()).tools.find((t) => t.name === "ticketing__search_tickets")!
@@ -253,6 +255,12 @@ describe("external MCP server governed by the config (child process)", () => {
     const failed = await call("ticketing__fails")
     expect(failed.observation).toMatchObject({ error_code: "BACKEND_ERROR" })
     expect(JSON.stringify(failed)).not.toContain("abc123")
+  })
+
+  it("a malformed result ends the call as BACKEND_ERROR", async () => {
+    const result = await call("ticketing__malformed")
+    expect(result.isError).toBe(true)
+    expect(result.observation).toMatchObject({ error_code: "BACKEND_ERROR" })
   })
 
   it("a dying server ends the call as BACKEND_ERROR; the next call respawns it", async () => {
