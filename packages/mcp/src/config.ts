@@ -41,6 +41,17 @@ const serverBase = {
   timeoutMs: z.number().int().min(1).max(600_000).optional(),
   /** Connect + list timeout at startup (default 10000 ms). */
   connectTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+  /**
+   * Largest message read from the server (default 20 MiB, above the default raw limit of a call):
+   * a bigger one ends the call as `BACKEND_ERROR` and drops the connection, before it is
+   * buffered whole. Results between the run's raw limit and this bound are `RAW_TOO_LARGE`.
+   */
+  maxMessageBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .optional(),
   /** Default projector of the server's tools. */
   projector: JsonProjectorConfigSchema.optional(),
   tools: z.record(

@@ -20,18 +20,56 @@ export interface ExternalConnection {
   readonly close: () => Promise<void>
 }
 
-const transportOf = (config: ExternalServerConfig): Transport =>
-  "command" in config
+export const DEFAULT_MAX_MESSAGE_BYTES = 20 * 1024 * 1024
+
+/** Thrown into the transport when a server's message is over `maxMessageBytes`. */
+export class MessageTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`message over ${limit} bytes`)
+  }
+}
+
+/**
+ * `fetch` whose response bodies error past `maxBytes`: an HTTP server's oversized answer is
+ * cut while streaming, never buffered whole.
+ */
+export const boundedFetch =
+  (maxBytes: number, base: typeof fetch = fetch): typeof fetch =>
+  async (input, init) => {
+    const response = await base(input, init)
+    if (response.body === null) return response
+    let seen = 0
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength
+        if (seen > maxBytes) controller.error(new MessageTooLarge(maxBytes))
+        else controller.enqueue(chunk)
+      }
+    })
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers
+    })
+  }
+
+const transportOf = (config: ExternalServerConfig): Transport => {
+  const maxBytes = config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
+  return "command" in config
     ? new StdioClientTransport({
         command: config.command,
         args: [...config.args],
         env: { ...getDefaultEnvironment(), ...config.env },
         ...(config.cwd ? { cwd: config.cwd } : {}),
-        stderr: "inherit"
+        stderr: "inherit",
+        // The SDK's read buffer errors (and closes the transport) past this size.
+        maxBufferSize: maxBytes
       })
     : new StreamableHTTPClientTransport(new URL(config.url), {
-        ...(config.headers ? { requestInit: { headers: config.headers } } : {})
+        ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+        fetch: boundedFetch(maxBytes)
       })
+}
 
 /** Rejects after `ms` (and runs `onTimeout`), so that a server that never answers cannot hang startup. */
 const withTimeout = <A>(promise: Promise<A>, ms: number, onTimeout: () => void): Promise<A> =>

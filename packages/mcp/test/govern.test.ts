@@ -1,12 +1,28 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { writeFile, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { CanonicalInvocationStore, type RunId, type ToolCallId } from "@aiops-harness/core"
+import {
+  CanonicalInvocationStore,
+  makeRun,
+  makeToolBoundary,
+  newSessionId,
+  type RunId,
+  type ToolCallId,
+  type ToolDefinition
+} from "@aiops-harness/core"
 import { evidenceGuard } from "@aiops-harness/guards"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { Server as McpSdkServer } from "@modelcontextprotocol/sdk/server/index.js"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ListToolsRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Exit, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -298,5 +314,125 @@ describe("external server startup failures are typed", () => {
   it("an HTTP server that is not there: CONNECT_FAILED", async () => {
     const error = await fail({ url: "http://127.0.0.1:1/mcp" })
     expect(error.reason).toBe("CONNECT_FAILED")
+  })
+})
+
+describe("external Streamable HTTP server, and message bounds", () => {
+  let httpServer: Server
+  let url: string
+  let runtime: TestRuntime
+
+  const makeServer = () => {
+    const server = new McpSdkServer({ name: "http-tickets", version: "1" }, { capabilities: { tools: {} } })
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [
+        { name: "search", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
+        { name: "big", inputSchema: { type: "object" } },
+        { name: "unlisted", inputSchema: { type: "object" } }
+      ]
+    }))
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      request.params.name === "big"
+        ? { content: [{ type: "text", text: "b".repeat(300_000) }] }
+        : {
+            content: [{ type: "text", text: "see structured" }],
+            structuredContent: { hits: [{ title: "pool exhausted", owner: "ops@example.com" }] }
+          }
+    )
+    return server
+  }
+
+  beforeAll(async () => {
+    runtime = makeTestRuntime()
+    httpServer = createServer(async (req, res) => {
+      // Stateless: one server and transport per request.
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true
+      })
+      const server = makeServer()
+      res.on("close", () => {
+        void transport.close()
+        void server.close()
+      })
+      await server.connect(transport)
+      await transport.handleRequest(req, res)
+    })
+    await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve))
+    url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`
+  })
+  afterAll(async () => {
+    httpServer.closeAllConnections()
+    await new Promise((resolve) => httpServer.close(resolve))
+    await runtime.dispose()
+  })
+
+  const boundaryOver = async (tools: ReadonlyArray<ToolDefinition>) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const run = yield* makeRun({
+          sessionId: newSessionId(),
+          query: "t",
+          authorizedTools: tools.map((t) => t.name)
+        })
+        return yield* makeToolBoundary({ run, tools })
+      })
+    )
+
+  it("governs an HTTP server like a stdio one; a message over maxMessageBytes is BACKEND_ERROR", async () => {
+    const parsed = await parse({
+      servers: {
+        web: {
+          url,
+          maxMessageBytes: 100_000,
+          tools: { search: { allowed: true, readOnly: true }, big: { allowed: true, readOnly: true } }
+        }
+      }
+    })
+    const external = await Effect.runPromise(connectExternalTools(parsed))
+    try {
+      expect(external.tools.map((t) => t.name)).toEqual(["web__search", "web__big"])
+      const boundary = await boundaryOver(external.tools)
+      const call = (toolCallId: string, toolName: string) =>
+        runtime.runPromise(boundary.call({ runId: boundary.run.runId, toolCallId, toolName, arguments: {} }))
+      const ok = await call("h1", "web__search")
+      expect(ok.control.status).toBe("READY")
+      expect(JSON.stringify(ok.observation)).toContain("pool exhausted")
+      expect(JSON.stringify(ok.observation)).not.toContain("ops@example.com")
+      const big = await call("h2", "web__big")
+      expect(big.control.errorCode).toBe("BACKEND_ERROR")
+      expect(big.control.rawBytes).toBe(0)
+      expect((await call("h3", "web__search")).control.status).toBe("READY")
+    } finally {
+      await external.close()
+    }
+  })
+
+  it("a stdio message over maxMessageBytes is BACKEND_ERROR before it is buffered whole", async () => {
+    const parsed = await parse({
+      servers: {
+        ticketing: {
+          command: process.execPath,
+          args: [fixture],
+          maxMessageBytes: 1024 * 1024,
+          tools: { huge: { allowed: true, readOnly: true } }
+        }
+      }
+    })
+    const external = await Effect.runPromise(connectExternalTools(parsed))
+    try {
+      const boundary = await boundaryOver(external.tools)
+      const outcome = await runtime.runPromise(
+        boundary.call({
+          runId: boundary.run.runId,
+          toolCallId: "s1",
+          toolName: "ticketing__huge",
+          arguments: {}
+        })
+      )
+      expect(outcome.control.errorCode).toBe("BACKEND_ERROR")
+    } finally {
+      await external.close()
+    }
   })
 })
