@@ -9,6 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadConfig } from "../src/config.js"
+import { diagnose } from "../src/diagnose.js"
 import { type RunningServer, startServer } from "../src/server.js"
 import { DiagnosisTools, makeAppRuntime, StartupError } from "../src/runtime.js"
 import { expectNoLeak, makeTestWorld, type TestWorld } from "./helpers.js"
@@ -238,6 +239,25 @@ describe("MCP_SERVERS_CONFIG: external MCP tools in the agent's tool list", () =
         "tickets__search_tickets",
         "tickets__close_ticket"
       ])
+      // The agent's tool list: the external read-only tool next to the built-ins, with its schema.
+      const outcome = await world.runtime.runPromise(
+        diagnose({ question: "why is checkout returning 500s?", sessionId: "s-mcp-agent" })
+      )
+      expect(outcome.result.releaseResult).not.toBe("RUN_FAILED")
+      const modelTools = world.model.requests.map(
+        (r) => (JSON.parse(r) as { tools?: Array<{ name: string; parameters: unknown }> }).tools ?? []
+      )
+      const agentTurn = modelTools.find((tools) => tools.some((t) => t.name === "query_logs"))!
+      expect(agentTurn.map((t) => t.name)).toEqual([
+        "lookup_knowledge",
+        "query_logs",
+        "tickets__search_tickets"
+      ])
+      expect(agentTurn[2]!.parameters).toMatchObject({
+        type: "object",
+        properties: { query: { type: "string" } }
+      })
+
       const client = new Client({ name: "http-test", version: "1" })
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)))
       const listed = (await client.listTools()).tools.map((t) => t.name)
