@@ -191,6 +191,44 @@ describe("serve over Streamable HTTP", () => {
     expect(t.tool_invocations_without_step.map((i) => i.error_code)).toEqual([null, "BUDGET_EXHAUSTED"])
   })
 
+  it("an initialize the transport refuses opens no session and leaves no run ACTIVE", async () => {
+    const handler = makeMcpHttpHandler({ tools: [fakeLogsTool], runner: runnerOf(runtime) })
+    const refused = await handler.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        // No `accept: text/event-stream`: the transport answers 406.
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } }
+        })
+      })
+    )
+    expect(refused.status).toBe(406)
+    expect(handler.size()).toBe(0)
+    const runs = await runtime.runPromise(Effect.flatMap(TraceQuery, (q) => q.listRuns({ limit: 10 })))
+    expect(runs.runs).toHaveLength(1)
+    expect(runs.runs[0]!.status).toBe("FINISHED")
+  })
+
+  it("a session idle for idleTimeoutMs is ended and its run finished", async () => {
+    const handler = makeMcpHttpHandler({
+      tools: [fakeLogsTool],
+      runner: runnerOf(runtime),
+      idleTimeoutMs: 50
+    })
+    const client = new Client({ name: "idle", version: "1" })
+    await client.connect(clientOver(handler))
+    expect(handler.size()).toBe(1)
+    for (let i = 0; i < 200 && handler.size() > 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(handler.size()).toBe(0)
+    const runs = await runtime.runPromise(Effect.flatMap(TraceQuery, (q) => q.listRuns({ limit: 10 })))
+    expect(runs.runs.map((r) => r.status)).toEqual(["FINISHED"])
+    await client.close().catch(() => undefined)
+  })
+
   it("answers an unknown session 404 and a request before initialize 400; closeAll ends every run", async () => {
     const handler = makeMcpHttpHandler({ tools: [fakeLogsTool], runner: runnerOf(runtime) })
     const unknown = await handler.handle(
