@@ -1,4 +1,5 @@
 export * from "./config.js"
+export * from "./connection.js"
 export * from "./errors.js"
 export * from "./external.js"
 export * from "./http.js"
