@@ -47,7 +47,12 @@ export interface McpSession {
   readonly sessionId: SessionId
   readonly runId: string
   readonly boundary: ToolBoundaryShape
-  /** Ends the run (`RUN_FINISHED`, `FINISHED`) once; later calls do nothing. Closes the server. */
+  /** Resolves once no `tools/call` of the session is running. */
+  readonly drain: () => Promise<void>
+  /**
+   * Waits for the running calls, then ends the run (`RUN_FINISHED`, `FINISHED`) once; later calls
+   * do nothing. Closes the server.
+   */
   readonly close: () => Promise<void>
 }
 
@@ -117,23 +122,41 @@ export const makeMcpSession = async (options: McpSessionOptions): Promise<McpSes
       `(budgets, redaction, audit). Cite results by their tool_call_id. Run: ${sessionId}/${run.runId}.`
   })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: boundary.tools.map(mcpToolOf) }))
+  // Calls still running: closing waits for them, so that no audit row lands after RUN_FINISHED
+  // and a client that closes its input right after a request still gets the answer.
+  const inFlight = new Set<Promise<unknown>>()
+  const track = <A>(promise: Promise<A>): Promise<A> => {
+    inFlight.add(promise)
+    const done = () => inFlight.delete(promise)
+    promise.then(done, done)
+    return promise
+  }
+  const drain = async () => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+  }
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const outcome = await options.runner.runPromise(
-      boundary.call({
-        runId: run.runId,
-        toolCallId: toolCallIdOf(extra.requestId),
-        toolName: request.params.name,
-        arguments: request.params.arguments ?? {}
-      }),
-      { signal: extra.signal }
+    const outcome = await track(
+      options.runner.runPromise(
+        boundary.call({
+          runId: run.runId,
+          toolCallId: toolCallIdOf(extra.requestId),
+          toolName: request.params.name,
+          arguments: request.params.arguments ?? {}
+        }),
+        { signal: extra.signal }
+      )
     )
     return toCallToolResult(outcome.observation, outcome.error !== null, runMeta)
   })
 
   let closed: Promise<void> | null = null
   const close = () => {
-    closed ??= options.runner
-      .runPromise(run.finish({ status: "FINISHED", payload: { source: "mcp" } }).pipe(Effect.ignore))
+    closed ??= drain()
+      .then(() =>
+        options.runner.runPromise(
+          run.finish({ status: "FINISHED", payload: { source: "mcp" } }).pipe(Effect.ignore)
+        )
+      )
       .then(() => server.close())
       .catch(() => undefined)
     return closed
@@ -143,5 +166,5 @@ export const makeMcpSession = async (options: McpSessionOptions): Promise<McpSes
     previous?.()
     void close()
   }
-  return { server, sessionId, runId: run.runId, boundary, close }
+  return { server, sessionId, runId: run.runId, boundary, drain, close }
 }
