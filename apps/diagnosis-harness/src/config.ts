@@ -50,6 +50,8 @@ export interface AppConfig {
    * join the agent's tool list (behind the ToolBoundary); absent -> none.
    */
   readonly mcpServersConfig: string | null
+  /** Tool calls one MCP session (one run) may make (`MCP_MAX_TOOL_CALLS`, default 32). */
+  readonly mcpMaxToolCalls: number
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -142,6 +144,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     host: nonEmpty(env.HOST) ?? "127.0.0.1",
     shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     mcpServersConfig: nonEmpty(env.MCP_SERVERS_CONFIG),
+    mcpMaxToolCalls: intIn("MCP_MAX_TOOL_CALLS", env.MCP_MAX_TOOL_CALLS, 32, 1, 1000),
     env
   }
 }

@@ -133,7 +133,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
 
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
   app.route("/", makeViewerRoutes(runtime))
-  app.route("/", makeMcpRoutes(runtime, runs))
+  app.route("/", makeMcpRoutes(runtime, config, runs))
 
   app.post("/api/chat", async (c) => {
     if (!isJsonContentType(c.req.header("content-type"))) {

@@ -31,7 +31,7 @@ env: REDIS_URL, REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIM
      AUDIT_MYSQL_CONNECT_TIMEOUT_MS, AUDIT_MYSQL_QUERY_TIMEOUT_MS, AUDIT_MYSQL_WRITE_TIMEOUT_MS,
      AUDIT_MYSQL_QUEUE_LIMIT, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
      MODEL_MAX_RETRIES, SCENARIO, DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST,
-     SHUTDOWN_GRACE_MS, MCP_SERVERS_CONFIG`
+     SHUTDOWN_GRACE_MS, MCP_SERVERS_CONFIG, MCP_MAX_TOOL_CALLS`
 
 export interface Io {
   readonly out: (line: string) => void
@@ -293,7 +293,7 @@ export const runMcpCommand = async (
     const onSignal = () => stop.abort()
     signals.on("SIGINT", onSignal)
     signals.on("SIGTERM", onSignal)
-    const { sessionId, runId } = await serveMcpStdio(runtime, {
+    const { sessionId, runId } = await serveMcpStdio(runtime, config, {
       ...options.stdio,
       signal: stop.signal
     }).finally(() => {

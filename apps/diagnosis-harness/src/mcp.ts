@@ -7,6 +7,7 @@ import {
 } from "@aiops-harness/mcp"
 import { Effect } from "effect"
 import { Hono } from "hono"
+import type { AppConfig } from "./config.js"
 import type { InFlightRuns } from "./http.js"
 import { type AppRuntime, DiagnosisTools } from "./runtime.js"
 import { runPagePath } from "./viewer/index.js"
@@ -27,13 +28,15 @@ const SERVER_INFO = { name: "aiops-harness", version: "0.1.0" } as const
  */
 export const serveMcpStdio = async (
   runtime: AppRuntime,
+  config: Pick<AppConfig, "mcpMaxToolCalls">,
   options: Parameters<typeof serveStdio>[1] = {}
 ): Promise<{ readonly sessionId: string; readonly runId: string }> => {
   const session = await makeMcpSession({
     tools: await appTools(runtime),
     runner: runnerOf(runtime),
     serverInfo: SERVER_INFO,
-    tracePath: runPagePath
+    tracePath: runPagePath,
+    budget: { maxToolCalls: config.mcpMaxToolCalls }
   })
   await serveStdio(session, options)
   return { sessionId: session.sessionId, runId: session.runId }
@@ -45,7 +48,11 @@ export const serveMcpStdio = async (
  * hold a graceful shutdown for its whole grace period. The open sessions are in-flight work of
  * `runs`: a shutdown refuses new ones and finishes every session's run.
  */
-export const makeMcpRoutes = (runtime: AppRuntime, runs: InFlightRuns): Hono => {
+export const makeMcpRoutes = (
+  runtime: AppRuntime,
+  config: Pick<AppConfig, "mcpMaxToolCalls">,
+  runs: InFlightRuns
+): Hono => {
   let handler: Promise<McpHttpHandler> | null = null
   const handlerOf = () => {
     if (handler === null) {
@@ -54,7 +61,8 @@ export const makeMcpRoutes = (runtime: AppRuntime, runs: InFlightRuns): Hono => 
           tools,
           runner: runnerOf(runtime),
           serverInfo: SERVER_INFO,
-          tracePath: runPagePath
+          tracePath: runPagePath,
+          budget: { maxToolCalls: config.mcpMaxToolCalls }
         })
       )
       handler = created

@@ -108,7 +108,7 @@ describe("/mcp: Streamable HTTP on the app's server", () => {
   let world: TestWorld
   let server: RunningServer
   beforeAll(async () => {
-    world = await makeTestWorld({ SCENARIO: "db-pool-exhaustion", PORT: "0" })
+    world = await makeTestWorld({ SCENARIO: "db-pool-exhaustion", PORT: "0", MCP_MAX_TOOL_CALLS: "8" })
     server = await startServer(world.runtime, world.config)
   })
   afterAll(async () => {
@@ -124,7 +124,7 @@ describe("/mcp: Streamable HTTP on the app's server", () => {
     expect(tools.map((t) => t.name)).toEqual(["lookup_knowledge", "query_logs"])
     const responses: string[] = []
     const ids: string[] = []
-    // The default run budget allows 8 tool calls: the 9th of the session is refused.
+    // MCP_MAX_TOOL_CALLS=8: the 9th call of the session is refused.
     for (let i = 0; i < 9; i++) {
       const result = await callTool(client, "query_logs", {
         topic: "application",
