@@ -11,8 +11,8 @@ const argv = process.argv.slice(2)
 main(argv, io).then(
   (code) => {
     process.exitCode = code
-    // `serve` has disposed its runtime: exit even if a library left a timer or socket behind.
-    if (argv[0] === "serve") process.exit(code)
+    // `serve` / `mcp` have disposed its runtime: exit even if a library left a timer or socket behind.
+    if (argv[0] === "serve" || argv[0] === "mcp") process.exit(code)
   },
   (error: unknown) => {
     process.stderr.write(`error: ${error instanceof Error ? error.message : "unexpected failure"}\n`)

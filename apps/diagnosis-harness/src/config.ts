@@ -66,6 +66,13 @@ export interface AppConfig {
   readonly maxBodyBytes: number
   /** `LOG_LEVEL` (`debug`, `info`, `warn`, `error`; default `info`): JSON logs on stderr. */
   readonly logLevel: "Debug" | "Info" | "Warn" | "Error"
+  /**
+   * `MCP_SERVERS_CONFIG`: path of the JSON file listing external MCP servers whose allowed tools
+   * join the agent's tool list (behind the ToolBoundary); absent -> none.
+   */
+  readonly mcpServersConfig: string | null
+  /** Tool calls one MCP session (one run) may make (`MCP_MAX_TOOL_CALLS`, default 32). */
+  readonly mcpMaxToolCalls: number
   /** The whole environment, handed to the packages' `*FromEnv` helpers. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
@@ -236,6 +243,8 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
       16 * 1024 * 1024
     ),
     logLevel,
+    mcpServersConfig: nonEmpty(env.MCP_SERVERS_CONFIG),
+    mcpMaxToolCalls: intIn("MCP_MAX_TOOL_CALLS", env.MCP_MAX_TOOL_CALLS, 32, 1, 1000),
     env
   }
 }

@@ -5,6 +5,7 @@ import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { readTrace } from "./diagnose.js"
 import { mountOpsRoutes } from "./ops.js"
+import { makeMcpRoutes } from "./mcp.js"
 import type { AppRuntime } from "./runtime.js"
 import { chatSseEncoder } from "./streams/chat-sse.js"
 import { mountProtocolRoutes } from "./streams/routes.js"
@@ -175,6 +176,7 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
   app.get("/healthz", (c) => c.json({ status: "ok", backends: describeBackends(config) }))
   mountOpsRoutes(app, runtime, config)
   app.route("/", makeViewerRoutes(runtime))
+  app.route("/", makeMcpRoutes(runtime, config, runs))
 
   app.post("/api/chat", async (c) => {
     if (!isJsonContentType(c.req.header("content-type"))) {

@@ -3,6 +3,7 @@ import { Cause, Effect, Exit } from "effect"
 import { type AppConfig, ConfigError, describeBackends, loadConfig } from "./config.js"
 import { type DiagnoseOutcome, diagnose, InvalidIdInput } from "./diagnose.js"
 import { formatProgress, formatReport, formatTrace, runPageLink } from "./format.js"
+import { serveMcpStdio } from "./mcp.js"
 import { type AppLayerOptions, type AppRuntime, makeAppRuntime, migrateAll, StartupError } from "./runtime.js"
 import { QUESTION_MAX_CHARS, QUESTION_TOO_LONG } from "./http.js"
 import { type RunningServer, type ShutdownReport, startServer } from "./server.js"
@@ -18,7 +19,9 @@ commands:
       SELECT-only user of MYSQL_QUERY_URL (query_mysql runs as that user)
   serve [--port <n>] [--scenario <id>]
       serve the HTTP API (POST /api/chat, GET /api/trace, GET /healthz, GET /readyz,
-      GET /metrics) until SIGINT/SIGTERM; a second signal forces the exit
+      GET /metrics, /mcp) until SIGINT/SIGTERM; a second signal forces the exit
+  mcp [--scenario <id>]
+      serve the read-only tools over MCP on stdio (one MCP session = one run) until stdin closes
   help, --help, -h
       print this text
 
@@ -30,7 +33,8 @@ env: REDIS_URL, REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIM
      AUDIT_MYSQL_QUEUE_LIMIT, AUDIT_BREAKER_FAILURES, AUDIT_BREAKER_RESET_MS, AUDIT_STALE_RUN_MS,
      OPENAI_BASE_URL, OPENAI_API_KEY, MODEL, MODEL_TIMEOUT_MS,
      MODEL_MAX_RETRIES, MODEL_STREAM, MODEL_API_KEY_HEADER, MODEL_QUERY, SCENARIO,
-     DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST, SHUTDOWN_GRACE_MS, HTTP_MAX_BODY_BYTES, LOG_LEVEL`
+     DEMO_LOG_MINUTES, DEMO_SEED, MAX_STEPS, PORT, HOST, SHUTDOWN_GRACE_MS, HTTP_MAX_BODY_BYTES, LOG_LEVEL,
+     MCP_SERVERS_CONFIG, MCP_MAX_TOOL_CALLS`
 
 export interface Io {
   readonly out: (line: string) => void
@@ -54,6 +58,7 @@ const KNOWN_OPTIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
   diagnose: ["scenario", "session"],
   migrate: [],
   serve: ["port", "scenario"],
+  mcp: ["scenario"],
   help: []
 }
 
@@ -271,6 +276,48 @@ export const runServeCommand = async (
   return 0
 }
 
+/**
+ * `mcp`: one MCP session over stdio on the app's services (stdout is the protocol: messages go
+ * to stderr). Ends when the client closes stdin: the run finishes, the runtime is disposed.
+ */
+export const runMcpCommand = async (
+  config: AppConfig,
+  io: Io,
+  options: AppLayerOptions & {
+    readonly stdio?: Parameters<typeof serveMcpStdio>[1]
+    /** Default: `process`. */
+    readonly signals?: SignalSource
+  } = {}
+): Promise<number> => {
+  const runtime = makeAppRuntime(config, options)
+  try {
+    const b = describeBackends(config)
+    io.err(
+      `diagnosis-harness mcp on stdio (store=${b.canonical_store} audit=${b.audit} mysql=${b.business_datasource} scenario=${b.scenario})`
+    )
+    // A signal ends the session like a closed stdin: the run is FINISHED, not left ACTIVE.
+    const stop = new AbortController()
+    const signals: SignalSource = options.signals ?? process
+    const onSignal = () => stop.abort()
+    signals.on("SIGINT", onSignal)
+    signals.on("SIGTERM", onSignal)
+    const { sessionId, runId } = await serveMcpStdio(runtime, config, {
+      ...options.stdio,
+      signal: stop.signal
+    }).finally(() => {
+      signals.off("SIGINT", onSignal)
+      signals.off("SIGTERM", onSignal)
+    })
+    io.err(`mcp session closed: trace ${runPageLink(config, sessionId, runId)}`)
+    return 0
+  } catch (error) {
+    io.err(`error: ${describeStartup(Cause.fail(error))}`)
+    return 1
+  } finally {
+    await runtime.dispose().catch(() => undefined)
+  }
+}
+
 const usageError = (io: Io, message: string): number => {
   io.err(`${message}\n\n${USAGE}`)
   return 2
@@ -337,6 +384,8 @@ export const main = async (
       return runMigrateCommand(config, io)
     case "serve":
       return runServeCommand(config, io, options)
+    case "mcp":
+      return runMcpCommand(config, io, options)
     default:
       return 2
   }

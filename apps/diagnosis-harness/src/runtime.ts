@@ -6,6 +6,7 @@ import {
   type CanonicalInvocationStore,
   type ToolDefinition
 } from "@aiops-harness/core"
+import { externalToolsScoped, loadMcpConfigFile } from "@aiops-harness/mcp"
 import { canonicalStoreLayerFromEnv } from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
@@ -49,6 +50,7 @@ const STAGE_LABEL = {
   knowledge: "knowledge",
   logs: "demo logs",
   mysql_datasource: "business datasource",
+  mcp_servers: "external MCP servers",
   migrate: "migration"
 } as const
 
@@ -220,6 +222,26 @@ const demoLogBackend = (config: AppConfig): Effect.Effect<LogBackendShape, Start
     return backend
   })
 
+/**
+ * The allowed tools of the configured external MCP servers (connections closed with the layer).
+ * A bad file or a server that cannot be reached or listed stops the startup.
+ */
+const externalMcpTools = (path: string) =>
+  Effect.gen(function* () {
+    const mcpConfig = yield* loadMcpConfigFile(path)
+    const external = yield* externalToolsScoped(mcpConfig)
+    return external.tools
+  }).pipe(
+    Effect.mapError(
+      (e) =>
+        new StartupError({
+          stage: "mcp_servers",
+          reason: e._tag === "McpConfigError" ? `MCP_SERVERS_CONFIG ${e.message}` : e.message,
+          cause: e
+        })
+    )
+  )
+
 const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError> =>
   Layer.effect(
     DiagnosisTools,
@@ -253,6 +275,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
         }).pipe(Effect.catch(unsafeQueryUser(config.mysqlQueryUrl)))
         tools.push(queryMysqlTool({ allowlist, executor, defaultDatasource: DEMO_DATASOURCE, maxRows: 50 }))
       }
+      if (config.mcpServersConfig !== null) tools.push(...(yield* externalMcpTools(config.mcpServersConfig)))
       return { tools, scenario: config.scenario, maxSteps: config.maxSteps }
     })
   )

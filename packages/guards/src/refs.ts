@@ -62,6 +62,12 @@ const citableRows = (agentResult: JsonObject, options?: RefOptions): Array<Array
 const cellText = (cell: Json | undefined): string | null =>
   cell === undefined ? null : cell === null ? "null" : typeof cell === "object" ? null : String(cell)
 
+const collectStrings = (value: Json | undefined, out: string[]): void => {
+  if (typeof value === "string") out.push(value)
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, out)
+  else if (isObject(value)) for (const item of Object.values(value)) collectStrings(item, out)
+}
+
 /** The evidence text of a stored projection (see {@link EXCERPT_FIELDS}; MySQL: every cell value). */
 export const evidenceTexts = (agentResult: JsonObject, options?: RefOptions): string[] => {
   const out: string[] = []
@@ -77,6 +83,9 @@ export const evidenceTexts = (agentResult: JsonObject, options?: RefOptions): st
       }
     }
   }
+  // Generic JSON projections (external MCP tools): every string of the projected `result`
+  // (already allowlisted, redacted and bounded by the projector).
+  if (typeof agentResult.server === "string") collectStrings(agentResult.result, out)
   for (const row of citableRows(agentResult, options)) {
     if (row === null) continue
     for (const [, cell] of row) {

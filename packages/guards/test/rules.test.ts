@@ -244,6 +244,17 @@ describe("excerpt citations match evidence text fields only", () => {
     expect(evidenceTexts(rows)).toEqual(["FAILED_TIMEOUT", "123456789", "null"])
   })
 
+  it("a generic JSON projection (external MCP tool): every string of `result` is evidence text", () => {
+    const external: JsonObject = {
+      tool_call_id: "c9",
+      server: "ticketing",
+      result: { items: [{ id: "T-1", title: "pool exhausted on checkout" }], total: 1 }
+    }
+    expect(evidenceTexts(external)).toEqual(["T-1", "pool exhausted on checkout"])
+    expect(refPresent(external, "excerpt", "pool exhausted")).toBe(true)
+    expect(refPresent(external, "excerpt", "ticketing")).toBe(false)
+  })
+
   it("property: text only in non-evidence fields is never an excerpt; in a template it is", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9]{8,20}$/), (secret) => {
