@@ -1,6 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { groupLogPatterns, normalizeLogMessage } from "../src/patterns/index.js"
+import { maskedTokens } from "../src/patterns/normalize.js"
+import * as sig from "../src/patterns/signature.js"
 
 /** Grouping Accuracy: a line is correct when its predicted group equals its true group exactly. */
 function groupingAccuracy(predicted: ReadonlyArray<number>, truth: ReadonlyArray<number>): number {
@@ -304,5 +306,60 @@ describe("groupLogPatterns", () => {
     const g = groupLogPatterns(messages)
     expect(g.patterns.length).toBe(2)
     expect(g.patternIds[0]).not.toBe(g.patternIds[1])
+  })
+})
+
+describe("line signatures", () => {
+  it("lines with equal signatures have equal masked tokens (fixed seed)", () => {
+    const { lineSignature } = sig
+    const piece = fc.oneof(
+      fc.constantFrom(
+        "a",
+        "ab",
+        "user",
+        "x1",
+        "ab12",
+        "0x1f",
+        "v2",
+        "10ms",
+        "deadbeef",
+        "-",
+        ".",
+        "/",
+        ":",
+        "(",
+        ")",
+        "=",
+        " ",
+        "  "
+      ),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.stringMatching(/^[0-9a-f]{1,12}$/)
+    )
+    const line = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""))
+    fc.assert(
+      fc.property(line, line, (a, b) => {
+        const la = lineSignature(a)
+        const ha = sig.signatureHigh
+        const lb = lineSignature(b)
+        const hb = sig.signatureHigh
+        if (la === lb && ha === hb) expect(maskedTokens(a)).toEqual(maskedTokens(b))
+        expect(lineSignature(a)).toBe(la)
+      }),
+      { seed: 12, numRuns: 3000 }
+    )
+    // Same shape, other digits and other hex ids: one signature.
+    expect(lineSignature("req 3f9a2b1c took 12ms from 10.0.0.1")).toBe(
+      lineSignature("req 77a0c4d2 took 907ms from 192.168.10.200")
+    )
+  })
+
+  it("SignatureTable maps 64-bit keys and grows", () => {
+    const table = new sig.SignatureTable()
+    for (let i = 0; i < 5000; i++) table.set(i * 7919, i & 3, i)
+    expect(table.get(7919 * 42, 42 & 3)).toBe(42)
+    expect(table.get(7919 * 42, 3)).toBe(-1)
+    table.set(0, 0, 9)
+    expect(table.get(0, 0)).toBe(9)
   })
 })

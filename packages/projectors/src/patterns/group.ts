@@ -1,4 +1,5 @@
 import { maskedTokens, WILDCARD } from "./normalize.js"
+import { lineSignature, SignatureTable, signatureHigh } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -56,6 +57,10 @@ function intern(vocab: Vocabulary, token: string): number {
 /**
  * Group log messages into templates. Deterministic: the same input gives the same output, and
  * pattern ids are numbered in order of first appearance.
+ *
+ * Lines are first deduplicated by a one-pass signature ({@link lineSignature}), then by their
+ * masked tokens; the grouping itself runs on those distinct token sequences ("types"), each
+ * weighted by its number of lines, so its cost follows the number of distinct shapes, not lines.
  */
 export function groupLogPatterns(
   messages: ReadonlyArray<string>,
@@ -66,26 +71,50 @@ export function groupLogPatterns(
   const n = messages.length
   const vocab: Vocabulary = { ids: new Map(), words: [], wordish: [] }
   intern(vocab, WILDCARD)
-  const tokens: Int32Array[] = new Array(n)
-  const byLength = new Map<number, number[]>()
+
+  // Line -> type (distinct masked token sequence), through the signature.
+  const typeOfSignature = new SignatureTable()
+  const typeOfKey = new Map<string, number>()
+  const typeOfLine = new Int32Array(n)
+  const tokens: Int32Array[] = []
+  const weight: number[] = []
   for (let i = 0; i < n; i++) {
-    const masked = maskedTokens(messages[i] ?? "")
-    const len = Math.min(masked.length, maxTokens)
-    const t = new Int32Array(len)
-    for (let p = 0; p < len; p++) t[p] = intern(vocab, masked[p]!)
-    tokens[i] = t
-    const list = byLength.get(len)
-    if (list === undefined) byLength.set(len, [i])
-    else list.push(i)
+    const message = messages[i] ?? ""
+    const lo = lineSignature(message)
+    const hi = signatureHigh
+    let type = typeOfSignature.get(lo, hi)
+    if (type < 0) {
+      const masked = maskedTokens(message)
+      const len = Math.min(masked.length, maxTokens)
+      const t = new Int32Array(len)
+      for (let p = 0; p < len; p++) t[p] = intern(vocab, masked[p]!)
+      const key = t.join(",")
+      const known = typeOfKey.get(key)
+      if (known === undefined) {
+        type = tokens.length
+        typeOfKey.set(key, type)
+        tokens.push(t)
+        weight.push(0)
+      } else type = known
+      typeOfSignature.set(lo, hi, type)
+    }
+    weight[type]!++
+    typeOfLine[i] = type
   }
 
-  const clusters: number[][] = []
-  for (const [len, members] of byLength) {
-    partition(tokens, members, len, maxSplit, vocab.wordish, clusters)
+  const byLength = new Map<number, number[]>()
+  for (let t = 0; t < tokens.length; t++) {
+    const len = tokens[t]!.length
+    const list = byLength.get(len)
+    if (list === undefined) byLength.set(len, [t])
+    else list.push(t)
   }
+  const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit }
+  const clusters: number[][] = []
+  for (const [len, members] of byLength) partition(corpus, members, len, clusters)
 
   // Templates; identical templates share one pattern.
-  const clusterOf = new Int32Array(n)
+  const clusterOf = new Int32Array(tokens.length)
   const templates: string[] = []
   for (let c = 0; c < clusters.length; c++) {
     const members = clusters[c]!
@@ -93,21 +122,35 @@ export function groupLogPatterns(
     for (const m of members) clusterOf[m] = c
   }
 
+  // Pattern ids in order of first appearance; identical templates share one pattern.
   const idOfTemplate = new Map<string, number>()
+  const patternOfCluster = new Int32Array(clusters.length).fill(-1)
   const patternIds: number[] = new Array(n)
   const patterns: { id: number; template: string; count: number }[] = []
   for (let i = 0; i < n; i++) {
-    const template = templates[clusterOf[i]!]!
-    let id = idOfTemplate.get(template)
-    if (id === undefined) {
-      id = patterns.length
-      idOfTemplate.set(template, id)
-      patterns.push({ id, template, count: 0 })
+    const c = clusterOf[typeOfLine[i]!]!
+    let id = patternOfCluster[c]!
+    if (id < 0) {
+      const template = templates[c]!
+      id = idOfTemplate.get(template) ?? patterns.length
+      if (id === patterns.length) {
+        idOfTemplate.set(template, id)
+        patterns.push({ id, template, count: 0 })
+      }
+      patternOfCluster[c] = id
     }
     patterns[id]!.count++
     patternIds[i] = id
   }
   return { patternIds, patterns }
+}
+
+/** Distinct token sequences and their line counts. */
+interface Corpus {
+  readonly tokens: Int32Array[]
+  readonly weight: number[]
+  readonly wordish: number[]
+  readonly maxSplit: number
 }
 
 function templateOf(tokens: Int32Array[], members: number[], words: string[]): string {
@@ -129,18 +172,13 @@ function templateOf(tokens: Int32Array[], members: number[], words: string[]): s
 
 /**
  * Brain-style root selection inside one same-length group: every (position, token) pair gets its
- * frequency in the group; for each line, the frequency shared by the most of its constant-looking
- * tokens (ties: the higher one) marks its template's own words, and lines with the same such words
- * form an initial group. Each initial group is then split further on word-valued columns.
+ * frequency in the group (in lines); for each line, the frequency shared by the most of its
+ * constant-looking tokens (ties: the higher one) marks its template's own words, and lines with
+ * the same such words form an initial group. Each initial group is then split further on
+ * word-valued columns.
  */
-function partition(
-  tokens: Int32Array[],
-  members: number[],
-  len: number,
-  maxSplit: number,
-  wordish: number[],
-  out: number[][]
-): void {
+function partition(corpus: Corpus, members: number[], len: number, out: number[][]): void {
+  const { tokens, weight } = corpus
   if (members.length <= 1 || len === 0) {
     out.push(members)
     return
@@ -150,9 +188,10 @@ function partition(
   const freq = new Map<number, number>()
   for (const m of members) {
     const t = tokens[m]!
+    const w = weight[m]!
     for (let p = 0; p < len; p++) {
       const k = t[p]! * stride + p
-      freq.set(k, (freq.get(k) ?? 0) + 1)
+      freq.set(k, (freq.get(k) ?? 0) + w)
     }
   }
   const initial = new Map<string, number[]>()
@@ -187,7 +226,7 @@ function partition(
     if (list === undefined) initial.set(key, [m])
     else list.push(m)
   }
-  for (const group of initial.values()) splitColumns(tokens, group, len, maxSplit, wordish, out)
+  for (const group of initial.values()) splitColumns(corpus, group, len, out)
 }
 
 /**
@@ -195,14 +234,8 @@ function partition(
  * values all look like constant words, and split on it; columns with many distinct values or
  * non-word values stay variables.
  */
-function splitColumns(
-  tokens: Int32Array[],
-  members: number[],
-  len: number,
-  maxSplit: number,
-  wordish: number[],
-  out: number[][]
-): void {
+function splitColumns(corpus: Corpus, members: number[], len: number, out: number[][]): void {
+  const { tokens, wordish, maxSplit } = corpus
   const stack: number[][] = [members]
   const seen: number[] = []
   while (stack.length > 0) {
@@ -229,7 +262,7 @@ function splitColumns(
       if (!ok || seen.length <= 1) continue
       // A column of 3+ values most of which occur in a single line is a variable (user names,
       // hosts), not a choice between constant sub-templates: do not split on it.
-      if (seen.length >= 3 && mostlyUnique(tokens, group, p, seen.length)) continue
+      if (seen.length >= 3 && mostlyUnique(corpus, group, p, seen.length)) continue
       if (seen.length < bestDistinct) {
         bestDistinct = seen.length
         bestCol = p
@@ -253,11 +286,11 @@ function splitColumns(
 }
 
 /** True when more than half of a column's distinct values occur in exactly one line of the group. */
-function mostlyUnique(tokens: Int32Array[], group: number[], col: number, distinct: number): boolean {
+function mostlyUnique(corpus: Corpus, group: number[], col: number, distinct: number): boolean {
   const counts = new Map<number, number>()
   for (const m of group) {
-    const v = tokens[m]![col]!
-    counts.set(v, (counts.get(v) ?? 0) + 1)
+    const v = corpus.tokens[m]![col]!
+    counts.set(v, (counts.get(v) ?? 0) + corpus.weight[m]!)
   }
   let once = 0
   for (const c of counts.values()) if (c === 1) once++

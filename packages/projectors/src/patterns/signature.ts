@@ -1,0 +1,204 @@
+/**
+ * A cheap signature of a raw log line, computed in one pass over its characters without building
+ * any string: whitespace runs count as one separator, punctuation and digit-free words are hashed
+ * as they are, and an alphanumeric run with digits is hashed as one "number" mark when masking
+ * would turn it into `<*>` (the same `isNumericRun` rule) or as its letters with each digit run
+ * marked otherwise.
+ *
+ * Why: lines that share a signature share their masked tokens (masking only looks at what the
+ * signature keeps), so masking and grouping run once per distinct signature instead of once per
+ * line. A 10 MB response of a few templates has a few hundred signatures for tens of thousands of
+ * lines. Two 32-bit hashes make a 64-bit key; a collision would only put one line in the group
+ * of another, never show anything unredacted.
+ */
+
+const NUMBER_MARK = 0x01
+const DIGITS_MARK = 0x02
+const SEPARATOR = 0x20
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
+const isUpper = (c: number): boolean => c >= 65 && c <= 90
+const isLower = (c: number): boolean => c >= 97 && c <= 122
+const isHexLetter = (c: number): boolean => (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+
+/** Same decision as `isNumericRun` in normalize.ts, on `line[start, end)` with `digits` digits. */
+export function numericRun(line: string, start: number, end: number, digits: number): boolean {
+  const len = end - start
+  if (digits === len) return true
+  if (digits === 0) return false
+  const c0 = line.charCodeAt(start)
+  // 0x1f: hex with a 0x prefix.
+  if (len > 2 && c0 === 48 && (line.charCodeAt(start + 1) | 0x20) === 120) {
+    let hex = true
+    for (let i = start + 2; i < end; i++) {
+      const c = line.charCodeAt(i)
+      if (!isDigit(c) && !isHexLetter(c)) {
+        hex = false
+        break
+      }
+    }
+    if (hex) return true
+  }
+  // Number with a 1-3 letter unit: 10ms, 64172MB.
+  let k = start
+  while (k < end && isDigit(line.charCodeAt(k))) k++
+  if (k > start && end - k >= 1 && end - k <= 3) {
+    let letters = true
+    for (let i = k; i < end; i++) {
+      const c = line.charCodeAt(i)
+      if (!isUpper(c) && !isLower(c)) {
+        letters = false
+        break
+      }
+    }
+    if (letters) return true
+  }
+  // Version: v2, V10.
+  if ((c0 | 0x20) === 118 && digits === len - 1) return true
+  if (len >= 4) {
+    let hex = true
+    for (let i = start; i < end; i++) {
+      const c = line.charCodeAt(i)
+      if (!isDigit(c) && !isHexLetter(c)) {
+        hex = false
+        break
+      }
+    }
+    if (hex) return true
+  }
+  return digits * 2 >= len
+}
+
+/** Character classes of ASCII: 0 punctuation (and non-ASCII), 1 space, 2 digit, 3 letter. */
+const CLASS = new Uint8Array(128)
+for (let c = 0; c <= 32; c++) CLASS[c] = 1
+for (let c = 48; c <= 57; c++) CLASS[c] = 2
+for (let c = 65; c <= 90; c++) CLASS[c] = 3
+for (let c = 97; c <= 122; c++) CLASS[c] = 3
+const classOf = (c: number): number => (c < 128 ? CLASS[c]! : 0)
+
+/**
+ * The signature of one line (see the module comment). Two accumulators: FNV-1a and a shift-add
+ * hash (cheaper than a second multiply).
+ */
+export function lineSignature(line: string): number {
+  let h1 = 0x811c9dc5
+  let h2 = 5381
+  const n = line.length
+  let pendingSeparator = false
+  let emitted = false
+  let i = 0
+  while (i < n) {
+    const c = line.charCodeAt(i)
+    const k = classOf(c)
+    if (k === 1) {
+      if (emitted) pendingSeparator = true
+      i++
+      continue
+    }
+    if (pendingSeparator) {
+      h1 = Math.imul(h1 ^ SEPARATOR, 0x01000193)
+      h2 = ((h2 << 5) + h2 + SEPARATOR) | 0
+      pendingSeparator = false
+    }
+    emitted = true
+    if (k === 0) {
+      h1 = Math.imul(h1 ^ c, 0x01000193)
+      h2 = ((h2 << 5) + h2 + c) | 0
+      i++
+      continue
+    }
+    // An alphanumeric run: hash its letters as they come, decide at its end.
+    let j = i
+    let digits = 0
+    let r1 = h1
+    let r2 = h2
+    while (j < n) {
+      const d = line.charCodeAt(j)
+      const kd = classOf(d)
+      if (kd === 2) digits++
+      else if (kd !== 3) break
+      r1 = Math.imul(r1 ^ d, 0x01000193)
+      r2 = ((r2 << 5) + r2 + d) | 0
+      j++
+    }
+    if (digits === 0) {
+      h1 = r1
+      h2 = r2
+    } else if (numericRun(line, i, j, digits)) {
+      h1 = Math.imul(h1 ^ NUMBER_MARK, 0x01000193)
+      h2 = ((h2 << 5) + h2 + NUMBER_MARK) | 0
+    } else {
+      let inDigits = false
+      for (let k2 = i; k2 < j; k2++) {
+        const d = line.charCodeAt(k2)
+        if (d >= 48 && d <= 57) {
+          if (inDigits) continue
+          inDigits = true
+          h1 = Math.imul(h1 ^ DIGITS_MARK, 0x01000193)
+          h2 = ((h2 << 5) + h2 + DIGITS_MARK) | 0
+        } else {
+          inDigits = false
+          h1 = Math.imul(h1 ^ d, 0x01000193)
+          h2 = ((h2 << 5) + h2 + d) | 0
+        }
+      }
+    }
+    i = j
+  }
+  signatureHigh = h2
+  return h1
+}
+
+/** Second 32 bits of the last {@link lineSignature} (read right after the call). */
+export let signatureHigh = 0
+
+/**
+ * Open-addressing table from a 64-bit signature (two int32 halves) to a small non-negative
+ * integer: no per-line allocation (a 53-bit number key would box one heap number per line).
+ */
+export class SignatureTable {
+  private lo = new Int32Array(1024)
+  private hi = new Int32Array(1024)
+  private values = new Int32Array(1024).fill(-1)
+  private size = 0
+
+  /** The value of (lo, hi), or -1. */
+  get(lo: number, hi: number): number {
+    const mask = this.values.length - 1
+    let slot = (lo ^ (hi >>> 7)) & mask
+    for (;;) {
+      const v = this.values[slot]!
+      if (v < 0) return -1
+      if (this.lo[slot] === lo && this.hi[slot] === hi) return v
+      slot = (slot + 1) & mask
+    }
+  }
+
+  set(lo: number, hi: number, value: number): void {
+    if ((this.size + 1) * 2 > this.values.length) this.grow()
+    const mask = this.values.length - 1
+    let slot = (lo ^ (hi >>> 7)) & mask
+    while (this.values[slot]! >= 0) {
+      if (this.lo[slot] === lo && this.hi[slot] === hi) {
+        this.values[slot] = value
+        return
+      }
+      slot = (slot + 1) & mask
+    }
+    this.lo[slot] = lo
+    this.hi[slot] = hi
+    this.values[slot] = value
+    this.size++
+  }
+
+  private grow(): void {
+    const { lo, hi, values } = this
+    const capacity = values.length * 2
+    this.lo = new Int32Array(capacity)
+    this.hi = new Int32Array(capacity)
+    this.values = new Int32Array(capacity).fill(-1)
+    this.size = 0
+    for (let s = 0; s < values.length; s++) if (values[s]! >= 0) this.set(lo[s]!, hi[s]!, values[s]!)
+  }
+}
