@@ -55,80 +55,101 @@ function intern(vocab: Vocabulary, token: string): number {
 }
 
 /**
+ * Incremental grouping: {@link PatternGrouper.add} each line (one pass, returns the line's type),
+ * then {@link PatternGrouper.finish} once. Lines are deduplicated by a one-pass signature
+ * ({@link lineSignature}), then by their masked tokens; the grouping itself runs on those distinct
+ * token sequences ("types"), each weighted by its number of lines, so its cost follows the number
+ * of distinct shapes, not lines.
+ */
+export class PatternGrouper {
+  private readonly maxSplit: number
+  private readonly maxTokens: number
+  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [] }
+  private readonly typeOfSignature = new SignatureTable()
+  private readonly typeOfKey = new Map<string, number>()
+  private readonly tokens: Int32Array[] = []
+  private readonly weight: number[] = []
+
+  constructor(options: PatternGroupingOptions = {}) {
+    this.maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
+    this.maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
+    intern(this.vocab, WILDCARD)
+  }
+
+  /** Number of types so far (type ids are 0 .. typeCount - 1). */
+  get typeCount(): number {
+    return this.tokens.length
+  }
+
+  /** Adds one line; returns its type id. */
+  add(message: string): number {
+    const lo = lineSignature(message)
+    const hi = signatureHigh
+    let type = this.typeOfSignature.get(lo, hi)
+    if (type < 0) {
+      const masked = maskedTokens(message)
+      const len = Math.min(masked.length, this.maxTokens)
+      const t = new Int32Array(len)
+      for (let p = 0; p < len; p++) t[p] = intern(this.vocab, masked[p]!)
+      const key = t.join(",")
+      const known = this.typeOfKey.get(key)
+      if (known === undefined) {
+        type = this.tokens.length
+        this.typeOfKey.set(key, type)
+        this.tokens.push(t)
+        this.weight.push(0)
+      } else type = known
+      this.typeOfSignature.set(lo, hi, type)
+    }
+    this.weight[type]!++
+    return type
+  }
+
+  /** Clusters the types: `clusterOfType[type]` indexes `templates`. */
+  finish(): { readonly clusterOfType: Int32Array; readonly templates: ReadonlyArray<string> } {
+    const { tokens, weight, vocab, maxSplit } = this
+    const byLength = new Map<number, number[]>()
+    for (let t = 0; t < tokens.length; t++) {
+      const len = tokens[t]!.length
+      const list = byLength.get(len)
+      if (list === undefined) byLength.set(len, [t])
+      else list.push(t)
+    }
+    const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit }
+    const clusters: number[][] = []
+    for (const [len, members] of byLength) partition(corpus, members, len, clusters)
+    const clusterOfType = new Int32Array(tokens.length)
+    const templates: string[] = []
+    for (let c = 0; c < clusters.length; c++) {
+      const members = clusters[c]!
+      templates.push(templateOf(tokens, members, vocab.words))
+      for (const m of members) clusterOfType[m] = c
+    }
+    return { clusterOfType, templates }
+  }
+}
+
+/**
  * Group log messages into templates. Deterministic: the same input gives the same output, and
- * pattern ids are numbered in order of first appearance.
- *
- * Lines are first deduplicated by a one-pass signature ({@link lineSignature}), then by their
- * masked tokens; the grouping itself runs on those distinct token sequences ("types"), each
- * weighted by its number of lines, so its cost follows the number of distinct shapes, not lines.
+ * pattern ids are numbered in order of first appearance. See {@link PatternGrouper}.
  */
 export function groupLogPatterns(
   messages: ReadonlyArray<string>,
   options: PatternGroupingOptions = {}
 ): PatternGrouping {
-  const maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
-  const maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
   const n = messages.length
-  const vocab: Vocabulary = { ids: new Map(), words: [], wordish: [] }
-  intern(vocab, WILDCARD)
-
-  // Line -> type (distinct masked token sequence), through the signature.
-  const typeOfSignature = new SignatureTable()
-  const typeOfKey = new Map<string, number>()
+  const grouper = new PatternGrouper(options)
   const typeOfLine = new Int32Array(n)
-  const tokens: Int32Array[] = []
-  const weight: number[] = []
-  for (let i = 0; i < n; i++) {
-    const message = messages[i] ?? ""
-    const lo = lineSignature(message)
-    const hi = signatureHigh
-    let type = typeOfSignature.get(lo, hi)
-    if (type < 0) {
-      const masked = maskedTokens(message)
-      const len = Math.min(masked.length, maxTokens)
-      const t = new Int32Array(len)
-      for (let p = 0; p < len; p++) t[p] = intern(vocab, masked[p]!)
-      const key = t.join(",")
-      const known = typeOfKey.get(key)
-      if (known === undefined) {
-        type = tokens.length
-        typeOfKey.set(key, type)
-        tokens.push(t)
-        weight.push(0)
-      } else type = known
-      typeOfSignature.set(lo, hi, type)
-    }
-    weight[type]!++
-    typeOfLine[i] = type
-  }
-
-  const byLength = new Map<number, number[]>()
-  for (let t = 0; t < tokens.length; t++) {
-    const len = tokens[t]!.length
-    const list = byLength.get(len)
-    if (list === undefined) byLength.set(len, [t])
-    else list.push(t)
-  }
-  const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit }
-  const clusters: number[][] = []
-  for (const [len, members] of byLength) partition(corpus, members, len, clusters)
-
-  // Templates; identical templates share one pattern.
-  const clusterOf = new Int32Array(tokens.length)
-  const templates: string[] = []
-  for (let c = 0; c < clusters.length; c++) {
-    const members = clusters[c]!
-    templates.push(templateOf(tokens, members, vocab.words))
-    for (const m of members) clusterOf[m] = c
-  }
+  for (let i = 0; i < n; i++) typeOfLine[i] = grouper.add(messages[i] ?? "")
+  const { clusterOfType, templates } = grouper.finish()
 
   // Pattern ids in order of first appearance; identical templates share one pattern.
   const idOfTemplate = new Map<string, number>()
-  const patternOfCluster = new Int32Array(clusters.length).fill(-1)
+  const patternOfCluster = new Int32Array(templates.length).fill(-1)
   const patternIds: number[] = new Array(n)
   const patterns: { id: number; template: string; count: number }[] = []
   for (let i = 0; i < n; i++) {
-    const c = clusterOf[typeOfLine[i]!]!
+    const c = clusterOfType[typeOfLine[i]!]!
     let id = patternOfCluster[c]!
     if (id < 0) {
       const template = templates[c]!

@@ -12,6 +12,8 @@ export const WILDCARD = "<*>"
 const SPACE_RE = /\s+/
 const DIGIT_RE = /\d/
 const DIGITS_G_RE = /\d+/g
+/** Two digit runs separated by letters. */
+const DIGIT_GROUPS_RE = /\d[A-Za-z]+\d/
 /** A UUID (even one with no decimal digit), possibly wrapped in punctuation. */
 const UUID_RE = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g
 const HEX_RE = /^[0-9a-fA-F]+$/
@@ -60,7 +62,10 @@ function isNumericRun(run: string, digits: number): boolean {
   // Hash / id fragments: hex digits only, long enough not to be a word like "ee0".
   if (run.length >= 4 && HEX_RE.test(run)) return true
   // Mostly digits: J12, R02, 1001rts.
-  return digits * 2 >= run.length
+  if (digits * 2 >= run.length) return true
+  // Digits in two or more places (a1b2c3, base64 and hash fragments): a generated identifier.
+  // Words carry at most one number (utf8, SHA256, x86): they keep their letters.
+  return DIGIT_GROUPS_RE.test(run)
 }
 
 function looksLikePath(token: string): boolean {

@@ -8,7 +8,7 @@
  * Why: lines that share a signature share their masked tokens (masking only looks at what the
  * signature keeps), so masking and grouping run once per distinct signature instead of once per
  * line. A 10 MB response of a few templates has a few hundred signatures for tens of thousands of
- * lines. Two 32-bit hashes make a 64-bit key; a collision would only put one line in the group
+ * lines. Three running sums mixed into a 64-bit key; a collision would only put one line in the group
  * of another, never show anything unredacted.
  */
 
@@ -66,7 +66,16 @@ export function numericRun(line: string, start: number, end: number, digits: num
     }
     if (hex) return true
   }
-  return digits * 2 >= len
+  if (digits * 2 >= len) return true
+  // Two or more digit groups.
+  let groups = 0
+  let inDigits = false
+  for (let i = start; i < end; i++) {
+    const d = isDigit(line.charCodeAt(i))
+    if (d && !inDigits) groups++
+    inDigits = d
+  }
+  return groups >= 2
 }
 
 /** Character classes of ASCII: 0 punctuation (and non-ASCII), 1 space, 2 digit, 3 letter. */
@@ -75,77 +84,98 @@ for (let c = 0; c <= 32; c++) CLASS[c] = 1
 for (let c = 48; c <= 57; c++) CLASS[c] = 2
 for (let c = 65; c <= 90; c++) CLASS[c] = 3
 for (let c = 97; c <= 122; c++) CLASS[c] = 3
-const classOf = (c: number): number => (c < 128 ? CLASS[c]! : 0)
 
 /**
- * The signature of one line (see the module comment). Two accumulators: FNV-1a and a shift-add
- * hash (cheaper than a second multiply).
+ * The signature of one line (see the module comment). The kept symbols feed three running sums
+ * (Fletcher-style: `a += symbol`, `b += a`, `c += b`: additions only, so the per-character
+ * dependency chain is one add, several times faster than a multiplicative hash); they are mixed
+ * into 64 bits at the end: the low 32 bits are returned, the high ones left in
+ * {@link signatureHigh}.
  */
 export function lineSignature(line: string): number {
-  let h1 = 0x811c9dc5
-  let h2 = 5381
+  let a = 0
+  let b = 0
+  let c = 0
+  let symbols = 0
   const n = line.length
   let pendingSeparator = false
-  let emitted = false
   let i = 0
   while (i < n) {
-    const c = line.charCodeAt(i)
-    const k = classOf(c)
+    const ch = line.charCodeAt(i)
+    const k = ch < 128 ? CLASS[ch]! : 0
     if (k === 1) {
-      if (emitted) pendingSeparator = true
+      pendingSeparator = symbols > 0
       i++
       continue
     }
     if (pendingSeparator) {
-      h1 = Math.imul(h1 ^ SEPARATOR, 0x01000193)
-      h2 = ((h2 << 5) + h2 + SEPARATOR) | 0
+      a = (a + SEPARATOR) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
       pendingSeparator = false
     }
-    emitted = true
     if (k === 0) {
-      h1 = Math.imul(h1 ^ c, 0x01000193)
-      h2 = ((h2 << 5) + h2 + c) | 0
+      a = (a + ch) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
       i++
       continue
     }
-    // An alphanumeric run: hash its letters as they come, decide at its end.
-    let j = i
+    // An alphanumeric run: sum it as it comes; a run with digits is redone at its end.
+    const start = i
+    const a0 = a
+    const b0 = b
+    const c0 = c
     let digits = 0
-    let r1 = h1
-    let r2 = h2
-    while (j < n) {
-      const d = line.charCodeAt(j)
-      const kd = classOf(d)
+    while (i < n) {
+      const d = line.charCodeAt(i)
+      const kd = d < 128 ? CLASS[d]! : 0
+      if (kd < 2) break
       if (kd === 2) digits++
-      else if (kd !== 3) break
-      r1 = Math.imul(r1 ^ d, 0x01000193)
-      r2 = ((r2 << 5) + r2 + d) | 0
-      j++
+      a = (a + d) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      i++
     }
     if (digits === 0) {
-      h1 = r1
-      h2 = r2
-    } else if (numericRun(line, i, j, digits)) {
-      h1 = Math.imul(h1 ^ NUMBER_MARK, 0x01000193)
-      h2 = ((h2 << 5) + h2 + NUMBER_MARK) | 0
-    } else {
-      let inDigits = false
-      for (let k2 = i; k2 < j; k2++) {
-        const d = line.charCodeAt(k2)
-        if (d >= 48 && d <= 57) {
-          if (inDigits) continue
-          inDigits = true
-          h1 = Math.imul(h1 ^ DIGITS_MARK, 0x01000193)
-          h2 = ((h2 << 5) + h2 + DIGITS_MARK) | 0
-        } else {
-          inDigits = false
-          h1 = Math.imul(h1 ^ d, 0x01000193)
-          h2 = ((h2 << 5) + h2 + d) | 0
-        }
-      }
+      symbols += i - start
+      continue
     }
-    i = j
+    a = a0
+    b = b0
+    c = c0
+    if (numericRun(line, start, i, digits)) {
+      a = (a + NUMBER_MARK) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
+      continue
+    }
+    let inDigits = false
+    for (let k2 = start; k2 < i; k2++) {
+      const d = line.charCodeAt(k2)
+      if (d >= 48 && d <= 57) {
+        if (inDigits) continue
+        inDigits = true
+        a = (a + DIGITS_MARK) | 0
+      } else {
+        inDigits = false
+        a = (a + d) | 0
+      }
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
+    }
   }
+  // Mix (murmur3 finalizer style) so that nearby sums spread over all bits.
+  let h1 = Math.imul(a ^ Math.imul(c, 0x85ebca6b), 0xcc9e2d51) ^ symbols
+  h1 = Math.imul(h1 ^ (h1 >>> 15) ^ b, 0x1b873593)
+  h1 ^= h1 >>> 13
+  let h2 = Math.imul(b ^ Math.imul(a, 0xc2b2ae35), 0x27d4eb2f) ^ c
+  h2 = Math.imul(h2 ^ (h2 >>> 16) ^ symbols, 0x165667b1)
+  h2 ^= h2 >>> 15
   signatureHigh = h2
   return h1
 }
