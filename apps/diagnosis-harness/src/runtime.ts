@@ -6,7 +6,11 @@ import {
   type CanonicalInvocationStore,
   type ToolDefinition
 } from "@aiops-harness/core"
-import { canonicalStoreLayerFromEnv } from "@aiops-harness/stores"
+import {
+  canonicalStoreLayerFromEnv,
+  redisConfigFromEnv,
+  warnOnRedisEvictionPolicy
+} from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
   EmbeddedLogBackend,
@@ -235,6 +239,11 @@ export const appLayer = (
       })
     )
   )
+  // A Redis that refuses writes when full (noeviction) is said at startup, never fatal.
+  const redisConfig = redisConfigFromEnv({ ...config.env, REDIS_URL: config.redisUrl ?? undefined })
+  const evictionCheck = redisConfig
+    ? Layer.effectDiscard(warnOnRedisEvictionPolicy(redisConfig))
+    : Layer.empty
   const audit = auditLayerFromEnv({ ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined }).pipe(
     Layer.catchCause(startupFailure("audit", { kind: "MySQL", url: config.mysqlUrl ?? "" }))
   )
@@ -242,6 +251,7 @@ export const appLayer = (
   // does not answer is reported once, by the audit stage.
   const services = Layer.mergeAll(
     store,
+    evictionCheck,
     options.modelLayer ?? modelLayer(config),
     toolsLayer(config).pipe(Layer.provideMerge(options.auditLayer ?? audit))
   )

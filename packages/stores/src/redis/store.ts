@@ -4,6 +4,7 @@ import {
   CanonicalInvocationStore,
   type CanonicalInvocationStoreShape,
   canonicalInvocationKey,
+  encodeInvocation,
   IllegalTransition,
   InvocationAlreadyExists,
   InvocationNotFound,
@@ -20,12 +21,22 @@ import {
   storeError,
   TIMEOUT_GRACE_MS
 } from "./client.js"
-import { type RedisCanonicalStoreConfig, validateRedisCanonicalStoreConfig } from "./config.js"
+import {
+  DEFAULT_COMPRESS_ABOVE_BYTES,
+  type RedisCanonicalStoreConfig,
+  validateRedisCanonicalStoreConfig
+} from "./config.js"
+import { decodeStored, encodeStored } from "./encoding.js"
 import { TRANSITION_LUA, TRANSITION_SHA1, TransitionReply } from "./transition-script.js"
 
 type Operation = StoreError["operation"]
 
-const decodeRecord = (json: string, operation: Operation): Effect.Effect<CanonicalInvocation, StoreError> => {
+const decodeRecord = (
+  stored: Buffer,
+  operation: Operation
+): Effect.Effect<CanonicalInvocation, StoreError> => {
+  const json = decodeStored(stored)
+  if (json === null) return Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
   let value: unknown
   try {
     value = JSON.parse(json)
@@ -50,6 +61,7 @@ export const makeRedisCanonicalStoreWith = (
   config: RedisCanonicalStoreConfig
 ): CanonicalInvocationStoreShape => {
   const { keyPrefix, ttlMillis, maxRecordBytes } = config
+  const compressAboveBytes = config.compressAboveBytes ?? DEFAULT_COMPRESS_ABOVE_BYTES
   const bound = config.commandTimeoutMs + TIMEOUT_GRACE_MS
 
   const command = <A>(
@@ -64,13 +76,14 @@ export const makeRedisCanonicalStoreWith = (
       })
     )
 
-  const encode = (record: CanonicalInvocation): Effect.Effect<string, RecordTooLarge> =>
+  // The limit applies to the JSON text (what the record is), compressed or not.
+  const encode = (record: CanonicalInvocation): Effect.Effect<string | Buffer, RecordTooLarge> =>
     Effect.suspend(() => {
-      const json = JSON.stringify(record)
+      const json = encodeInvocation(record)
       const bytes = utf8Bytes(json)
       return bytes > maxRecordBytes
         ? Effect.fail(new RecordTooLarge({ bytes, limit: maxRecordBytes }))
-        : Effect.succeed(json)
+        : Effect.succeed(encodeStored(json, record.status, compressAboveBytes))
     })
 
   return {
