@@ -67,7 +67,8 @@ function timePair(a, b, rounds) {
   return [median(ta), median(tb)]
 }
 
-const sets = files()
+// Lines as a logs backend delivers them: JSON-parsed, flat strings (the CSV reader builds ropes).
+const sets = JSON.parse(JSON.stringify(files()))
 const all = sets.flatMap((s) => s.contents)
 let oursGa = 0
 let drainGa = 0

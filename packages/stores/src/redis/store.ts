@@ -49,12 +49,29 @@ const decodeRecord = (
     : Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
 }
 
+/** Rejection value of {@link withDeadline}. */
+const DEADLINE = Symbol("deadline")
+
+/**
+ * `promise`, or a rejection with {@link DEADLINE} after `millis`. A plain timer, cleared when the
+ * promise settles: an Effect-level timeout (a racing fiber per command) cost about a third of a
+ * local Redis round trip.
+ */
+const withDeadline = <A>(promise: Promise<A>, millis: number): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(DEADLINE), millis)
+    timer.unref?.()
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
+
 const isNoScript = (cause: unknown): boolean => cause instanceof Error && cause.message.startsWith("NOSCRIPT")
 
 /**
  * The store's operations over an already connected `RedisConnection`. Every command is
- * bounded twice: by ioredis' `commandTimeout` and, as a last line of defence, by an Effect
- * timeout a little longer (this one follows Effect's `Clock`).
+ * bounded twice: by ioredis' `commandTimeout` and, as a last line of defence, by a timer a
+ * little longer (wall clock).
  */
 export const makeRedisCanonicalStoreWith = (
   connection: RedisConnection,
@@ -69,12 +86,11 @@ export const makeRedisCanonicalStoreWith = (
     run: () => Promise<A>,
     commands = 1
   ): Effect.Effect<A, StoreError> =>
-    Effect.tryPromise({ try: run, catch: (cause) => storeError(operation, cause) }).pipe(
-      Effect.timeoutOrElse({
-        duration: bound * commands,
-        orElse: () => Effect.fail(new StoreError({ operation, reason: "TIMEOUT" }))
-      })
-    )
+    Effect.tryPromise({
+      try: () => withDeadline(run(), bound * commands),
+      catch: (cause) =>
+        cause === DEADLINE ? new StoreError({ operation, reason: "TIMEOUT" }) : storeError(operation, cause)
+    })
 
   // The limit applies to the JSON text (what the record is), compressed or not.
   const encode = (record: CanonicalInvocation): Effect.Effect<string | Buffer, RecordTooLarge> =>
