@@ -2,6 +2,9 @@
 // Grouping Accuracy (GA) of the log pattern grouping on Loghub structured CSV files.
 // Usage: node scripts/eval-patterns.mjs <System>_2k.log_structured.csv [...]
 // Prints one line per file, then the average GA. Needs `pnpm --filter @aiops-harness/projectors build`.
+//   --leave-out: leave-systems-out check of the one tunable parameter (maxSplitValues): for every way
+//   of choosing 4 of the files as held out, pick the value best on the other 5, score it on the 4;
+//   prints the tuned-on-5 and scored-on-4 averages next to the untuned default on the same 4.
 import { performance } from "node:perf_hooks"
 import { groupLogPatterns } from "../packages/projectors/dist/patterns/index.js"
 import { groupingAccuracy, readLoghub } from "./lib/loghub.mjs"
@@ -24,7 +27,9 @@ function fail(message) {
   process.exit(2)
 }
 
-const files = process.argv.slice(2)
+const args = process.argv.slice(2)
+const leaveOut = args.includes("--leave-out")
+const files = args.filter((a) => a !== "--leave-out")
 if (files.length === 0) {
   console.error(
     "usage: pnpm eval:patterns <file.csv>...  (Loghub *_2k.log_structured.csv files, columns Content and EventId;\n" +
@@ -32,6 +37,67 @@ if (files.length === 0) {
   )
   process.exit(2)
 }
+if (leaveOut) {
+  leaveSystemsOut(files)
+  process.exit(0)
+}
+
+function combinations(n, k) {
+  const out = []
+  const pick = (start, chosen) => {
+    if (chosen.length === k) return void out.push([...chosen])
+    for (let i = start; i < n; i++) pick(i + 1, [...chosen, i])
+  }
+  pick(0, [])
+  return out
+}
+
+function leaveSystemsOut(paths) {
+  const GRID = [2, 3, 4, 6, 8, 12, 16, 24, 48]
+  const DEFAULT = 12
+  const sets = paths.map((p) => {
+    const file = readLoghub(p)
+    if (file instanceof Error) fail(file.message)
+    return file
+  })
+  if (sets.length < 5) fail("--leave-out needs at least 5 files")
+  const heldOut = Math.min(4, sets.length - 1)
+  // ga[g][s]: GA of grid value g on system s.
+  const ga = GRID.map((value) =>
+    sets.map(
+      (s) => groupingAccuracy(groupLogPatterns(s.contents, { maxSplitValues: value }).patternIds, s.events).ga
+    )
+  )
+  const mean = (g, idx) => idx.reduce((a, i) => a + ga[g][i], 0) / idx.length
+  const splits = combinations(sets.length, heldOut)
+  let trainSum = 0
+  let testSum = 0
+  let defaultSum = 0
+  let worst = 1
+  const chosen = new Map()
+  for (const test of splits) {
+    const train = sets.map((_, i) => i).filter((i) => !test.includes(i))
+    let best = 0
+    for (let g = 1; g < GRID.length; g++) if (mean(g, train) > mean(best, train)) best = g
+    trainSum += mean(best, train)
+    testSum += mean(best, test)
+    defaultSum += mean(GRID.indexOf(DEFAULT), test)
+    worst = Math.min(worst, mean(best, test))
+    chosen.set(GRID[best], (chosen.get(GRID[best]) ?? 0) + 1)
+  }
+  const k = splits.length
+  console.log(
+    `leave-systems-out splits=${k} (tune on ${sets.length - heldOut}, score on ${heldOut}) ` +
+      `tuned_train_ga=${(trainSum / k).toFixed(3)} tuned_heldout_ga=${(testSum / k).toFixed(3)} ` +
+      `default_heldout_ga=${(defaultSum / k).toFixed(3)} worst_split_heldout_ga=${worst.toFixed(3)}`
+  )
+  console.log(`chosen maxSplitValues: ${[...chosen].map(([v, n]) => `${v}x${n}`).join(" ")}`)
+  for (let g = 0; g < GRID.length; g++)
+    console.log(
+      `maxSplitValues=${String(GRID[g]).padEnd(2)} ${sets.map((s, i) => `${s.name}=${ga[g][i].toFixed(3)}`).join(" ")}`
+    )
+}
+
 let sum = 0
 for (const file of files) {
   const r = evaluate(file)

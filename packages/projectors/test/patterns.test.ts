@@ -363,3 +363,24 @@ describe("line signatures", () => {
     expect(table.get(0, 0)).toBe(9)
   })
 })
+
+describe("final template merge", () => {
+  it("a variable spanning one token on some lines and two on others is one pattern", () => {
+    const r = rng(99)
+    const word = () =>
+      Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(r() * 26)]).join("")
+    const lines: string[] = []
+    for (let i = 0; i < 40; i++) {
+      lines.push(
+        i % 2 === 0 ? `open file ${word()} for reading` : `open file ${word()} ${word()} for reading`
+      )
+    }
+    const grouping = groupLogPatterns(lines)
+    expect(new Set(grouping.patternIds).size).toBe(1)
+    expect(grouping.patterns[0]!.template).toBe("open file <*> for reading")
+    // Without a wildcard nothing merges: two constant templates stay two.
+    expect(
+      groupLogPatterns(["cache warm", "cache warm", "cache cold now", "cache cold now"]).patterns
+    ).toHaveLength(2)
+  })
+})

@@ -88,12 +88,13 @@ export class PatternGrouper {
     let type = this.typeOfSignature.get(lo, hi)
     if (type < 0) {
       const masked = maskedTokens(message)
-      const len = Math.min(masked.length, this.maxTokens)
-      const t = new Int32Array(len)
-      for (let p = 0; p < len; p++) t[p] = intern(this.vocab, masked[p]!)
-      const key = t.join(",")
+      if (masked.length > this.maxTokens) masked.length = this.maxTokens
+      // Tokens never hold a space, so the joined text identifies the sequence.
+      const key = masked.join(" ")
       const known = this.typeOfKey.get(key)
       if (known === undefined) {
+        const t = new Int32Array(masked.length)
+        for (let p = 0; p < masked.length; p++) t[p] = intern(this.vocab, masked[p]!)
         type = this.tokens.length
         this.typeOfKey.set(key, type)
         this.tokens.push(t)
@@ -120,10 +121,20 @@ export class PatternGrouper {
     for (const [len, members] of byLength) partition(corpus, members, len, clusters)
     const clusterOfType = new Int32Array(tokens.length)
     const templates: string[] = []
+    const merged = new Map<string, number>()
     for (let c = 0; c < clusters.length; c++) {
       const members = clusters[c]!
-      templates.push(templateOf(tokens, members, vocab.words))
-      for (const m of members) clusterOfType[m] = c
+      const template = templateOf(tokens, members, vocab.words)
+      // Final merge: templates equal once runs of `<*>` are one `<*>` are one template (a
+      // variable that spans one token on some lines and several on others).
+      const key = collapseWildcards(template)
+      let id = key.includes(WILDCARD) ? merged.get(key) : undefined
+      if (id === undefined) {
+        id = templates.length
+        merged.set(key, id)
+        templates.push(key === template ? template : key)
+      }
+      for (const m of members) clusterOfType[m] = id
     }
     return { clusterOfType, templates }
   }
@@ -316,4 +327,14 @@ function mostlyUnique(corpus: Corpus, group: number[], col: number, distinct: nu
   let once = 0
   for (const c of counts.values()) if (c === 1) once++
   return once * 2 > distinct
+}
+
+/** A template with each run of consecutive `<*>` tokens written as one. */
+function collapseWildcards(template: string): string {
+  const out: string[] = []
+  for (const t of template.split(" ")) {
+    if (t === WILDCARD && out[out.length - 1] === WILDCARD) continue
+    out.push(t)
+  }
+  return out.join(" ")
 }

@@ -24,7 +24,8 @@ const isHexLetter = (c: number): boolean => (c >= 65 && c <= 70) || (c >= 97 && 
 /** Same decision as `isNumericRun` in normalize.ts, on `line[start, end)` with `digits` digits. */
 export function numericRun(line: string, start: number, end: number, digits: number): boolean {
   const len = end - start
-  if (digits === len) return true
+  // The rules below are alternatives (any one makes the run numeric): cheapest first.
+  if (digits * 2 >= len) return true
   if (digits === 0) return false
   const c0 = line.charCodeAt(start)
   // 0x1f: hex with a 0x prefix.
@@ -66,7 +67,6 @@ export function numericRun(line: string, start: number, end: number, digits: num
     }
     if (hex) return true
   }
-  if (digits * 2 >= len) return true
   // Two or more digit groups.
   let groups = 0
   let inDigits = false
