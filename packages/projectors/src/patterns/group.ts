@@ -127,7 +127,7 @@ export class PatternGrouper {
       const template = templateOf(tokens, members, vocab.words)
       // Final merge: templates equal once runs of `<*>` are one `<*>` are one template (a
       // variable that spans one token on some lines and several on others).
-      const key = collapseWildcards(template)
+      const key = template.includes(WILDCARD_RUN) ? collapseWildcards(template) : template
       let id = key.includes(WILDCARD) ? merged.get(key) : undefined
       if (id === undefined) {
         id = templates.length
@@ -328,6 +328,8 @@ function mostlyUnique(corpus: Corpus, group: number[], col: number, distinct: nu
   for (const c of counts.values()) if (c === 1) once++
   return once * 2 > distinct
 }
+
+const WILDCARD_RUN = `${WILDCARD} ${WILDCARD}`
 
 /** A template with each run of consecutive `<*>` tokens written as one. */
 function collapseWildcards(template: string): string {

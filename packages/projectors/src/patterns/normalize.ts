@@ -10,7 +10,6 @@
 export const WILDCARD = "<*>"
 
 const SPACE_RE = /\s+/
-const DIGIT_RE = /\d/
 const DIGITS_G_RE = /\d+/g
 /** Two digit runs separated by letters. */
 const DIGIT_GROUPS_RE = /\d[A-Za-z]+\d/
@@ -68,6 +67,14 @@ function isNumericRun(run: string, digits: number): boolean {
   return DIGIT_GROUPS_RE.test(run)
 }
 
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
+}
+
 function looksLikePath(token: string): boolean {
   if (token.includes("://")) return true
   let slashes = 0
@@ -98,7 +105,7 @@ const TRAIL_CHARS = ")]}\"',;:."
  */
 export function maskToken(token: string): string {
   if (token.length >= 36 && UUID_RE.test(token)) return token.replace(UUID_RE, WILDCARD)
-  if (!DIGIT_RE.test(token)) return token
+  if (!hasDigit(token)) return token
   if (looksLikePath(token)) return WILDCARD
   const n = token.length
   let out = ""

@@ -78,9 +78,11 @@ export function numericRun(line: string, start: number, end: number, digits: num
   return groups >= 2
 }
 
-/** Character classes of ASCII: 0 punctuation (and non-ASCII), 1 space, 2 digit, 3 letter. */
-const CLASS = new Uint8Array(128)
-for (let c = 0; c <= 32; c++) CLASS[c] = 1
+/** Character classes: 0 punctuation, control and non-ASCII, 1 space, 2 digit, 3 letter. */
+/** Every UTF-16 unit (no range check in the loop); only ASCII entries are non-zero. */
+const CLASS = new Uint8Array(65536)
+// The whitespace `\s` splits on among ASCII: tab, LF, VT, FF, CR and space.
+for (const c of [9, 10, 11, 12, 13, 32]) CLASS[c] = 1
 for (let c = 48; c <= 57; c++) CLASS[c] = 2
 for (let c = 65; c <= 90; c++) CLASS[c] = 3
 for (let c = 97; c <= 122; c++) CLASS[c] = 3
@@ -102,7 +104,7 @@ export function lineSignature(line: string): number {
   let i = 0
   while (i < n) {
     const ch = line.charCodeAt(i)
-    const k = ch < 128 ? CLASS[ch]! : 0
+    const k = CLASS[ch]!
     if (k === 1) {
       pendingSeparator = symbols > 0
       i++
@@ -131,9 +133,10 @@ export function lineSignature(line: string): number {
     let digits = 0
     while (i < n) {
       const d = line.charCodeAt(i)
-      const kd = d < 128 ? CLASS[d]! : 0
+      const kd = CLASS[d]!
       if (kd < 2) break
-      if (kd === 2) digits++
+      // Branch-free: letters and digits alternate in ids and hashes.
+      digits += 3 - kd
       a = (a + d) | 0
       b = (b + a) | 0
       c = (c + b) | 0
@@ -188,9 +191,9 @@ export let signatureHigh = 0
  * integer: no per-line allocation (a 53-bit number key would box one heap number per line).
  */
 export class SignatureTable {
-  private lo = new Int32Array(1024)
-  private hi = new Int32Array(1024)
-  private values = new Int32Array(1024).fill(-1)
+  private lo = new Int32Array(256)
+  private hi = new Int32Array(256)
+  private values = new Int32Array(256).fill(-1)
   private size = 0
 
   /** The value of (lo, hi), or -1. */
