@@ -116,7 +116,9 @@ export class PatternGrouper {
       if (list === undefined) byLength.set(len, [t])
       else list.push(t)
     }
-    const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit }
+    const counts = new Int32Array(vocab.words.length)
+    const sorted = new Int32Array(this.maxTokens)
+    const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit, counts, sorted }
     const clusters: number[][] = []
     for (const [len, members] of byLength) partition(corpus, members, len, clusters)
     const clusterOfType = new Int32Array(tokens.length)
@@ -183,6 +185,17 @@ interface Corpus {
   readonly weight: number[]
   readonly wordish: number[]
   readonly maxSplit: number
+  /** Scratch counts by token id, all zero between uses. */
+  readonly counts: Int32Array
+  /** Scratch for one line's frequencies (maxTokens long). */
+  readonly sorted: Int32Array
+}
+
+let scratchBuffer = new Int32Array(4096)
+/** A module-level scratch of at least `size` ints (grouping is synchronous: one user at a time). */
+function scratch(size: number): Int32Array {
+  if (scratchBuffer.length < size) scratchBuffer = new Int32Array(Math.max(size, scratchBuffer.length * 2))
+  return scratchBuffer
 }
 
 function templateOf(tokens: Int32Array[], members: number[], words: string[]): string {
@@ -210,49 +223,44 @@ function templateOf(tokens: Int32Array[], members: number[], words: string[]): s
  * word-valued columns.
  */
 function partition(corpus: Corpus, members: number[], len: number, out: number[][]): void {
-  const { tokens, weight } = corpus
-  if (members.length <= 1 || len === 0) {
+  const { tokens, weight, counts } = corpus
+  const size = members.length
+  if (size <= 1 || len === 0) {
     out.push(members)
     return
   }
-  // Key (token id, position) -> frequency. len <= maxTokens, so id * stride + p is unique.
-  const stride = len
-  const freq = new Map<number, number>()
-  for (const m of members) {
-    const t = tokens[m]!
-    const w = weight[m]!
-    for (let p = 0; p < len; p++) {
-      const k = t[p]! * stride + p
-      freq.set(k, (freq.get(k) ?? 0) + w)
-    }
+  // freqAt[k * len + p]: frequency (in lines) of member k's token at position p. Counted one
+  // column at a time in `counts` (indexed by token id, left zeroed), no map, no per-pair key.
+  const freqAt = scratch(size * len)
+  for (let p = 0; p < len; p++) {
+    for (let k = 0; k < size; k++) counts[tokens[members[k]!]![p]!]! += weight[members[k]!]!
+    for (let k = 0; k < size; k++) freqAt[k * len + p] = counts[tokens[members[k]!]![p]!]!
+    for (let k = 0; k < size; k++) counts[tokens[members[k]!]![p]!] = 0
   }
   const initial = new Map<string, number[]>()
-  const lineFreq = new Int32Array(len)
-  const counts = new Map<number, number>()
-  for (const m of members) {
+  const sorted = corpus.sorted
+  for (let k = 0; k < size; k++) {
+    const m = members[k]!
     const t = tokens[m]!
-    counts.clear()
-    for (let p = 0; p < len; p++) {
-      const v = t[p]!
-      if (v === WILDCARD_ID) {
-        lineFreq[p] = -1
-        continue
-      }
-      const f = freq.get(v * stride + p)!
-      lineFreq[p] = f
-      counts.set(f, (counts.get(f) ?? 0) + 1)
-    }
+    const base = k * len
+    // The frequency shared by the most non-wildcard tokens of the line (ties: the higher one).
+    let n = 0
+    for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID) sorted[n++] = freqAt[base + p]!
+    const run = sorted.subarray(0, n).sort()
     let bestF = -1
     let bestN = 0
-    for (const [f, c] of counts) {
-      if (c > bestN || (c === bestN && f > bestF)) {
-        bestF = f
-        bestN = c
+    for (let i = 0; i < n; ) {
+      let j = i + 1
+      while (j < n && run[j] === run[i]) j++
+      if (j - i >= bestN) {
+        bestN = j - i
+        bestF = run[i]!
       }
+      i = j
     }
     let key = ""
     for (let p = 0; p < len; p++) {
-      if (lineFreq[p] === bestF) key += p + ":" + t[p] + ","
+      if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF) key += `${p}:${t[p]},`
     }
     const list = initial.get(key)
     if (list === undefined) initial.set(key, [m])
