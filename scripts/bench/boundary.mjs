@@ -5,7 +5,6 @@
 //   pnpm build && node scripts/bench/boundary.mjs   (REDIS_URL, default redis://127.0.0.1:6379)
 import {
   AuditSink,
-  CanonicalInvocationStore,
   makeRun,
   makeToolBoundary,
   newProjectingInvocation,

@@ -1,6 +1,6 @@
 // Log pattern grouping against a plain Drain (scripts/lib/drain.mjs) on the same lines in the same
 // process: lines/s of each, their ratio and each one's Grouping Accuracy. Uses the Loghub
-// development files (LOGHUB_DIR or ../shared/data/loghub) when present, else generated lines.
+// development files (../shared/data/loghub) when present, else generated lines.
 // Printed, never asserted.   pnpm --filter @aiops-harness/projectors build && node scripts/bench/grouping.mjs
 import { readdirSync } from "node:fs"
 import { join } from "node:path"

@@ -103,12 +103,11 @@ export function readLoghub(path) {
   }
 }
 
-/** The development systems' folder: LOGHUB_DIR, else ../shared/data/loghub next to the checkout. */
+/** The development systems' folder: ../shared/data/loghub next to the checkout (or its parent). */
 export function loghubDir(repoRoot) {
   const candidates = [
-    process.env.LOGHUB_DIR,
     join(repoRoot, "..", "shared", "data", "loghub"),
     join(repoRoot, "..", "..", "shared", "data", "loghub")
   ]
-  return candidates.find((dir) => dir !== undefined && existsSync(dir)) ?? null
+  return candidates.find((dir) => existsSync(dir)) ?? null
 }
