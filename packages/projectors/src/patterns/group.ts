@@ -66,7 +66,6 @@ export class PatternGrouper {
   private readonly maxTokens: number
   private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [] }
   private readonly typeOfSignature = new SignatureTable()
-  private readonly typeOfKey = new Map<string, number>()
   private readonly tokens: Int32Array[] = []
   private readonly weight: number[] = []
 
@@ -87,19 +86,15 @@ export class PatternGrouper {
     const hi = signatureHigh
     let type = this.typeOfSignature.get(lo, hi)
     if (type < 0) {
+      // Two signatures may share masked tokens: they stay two types, which the grouping puts in
+      // one cluster anyway (equal sequences have equal frequencies and split on no column).
       const masked = maskedTokens(message)
-      if (masked.length > this.maxTokens) masked.length = this.maxTokens
-      // Tokens never hold a space, so the joined text identifies the sequence.
-      const key = masked.join(" ")
-      const known = this.typeOfKey.get(key)
-      if (known === undefined) {
-        const t = new Int32Array(masked.length)
-        for (let p = 0; p < masked.length; p++) t[p] = intern(this.vocab, masked[p]!)
-        type = this.tokens.length
-        this.typeOfKey.set(key, type)
-        this.tokens.push(t)
-        this.weight.push(0)
-      } else type = known
+      const len = Math.min(masked.length, this.maxTokens)
+      const t = new Int32Array(len)
+      for (let p = 0; p < len; p++) t[p] = intern(this.vocab, masked[p]!)
+      type = this.tokens.length
+      this.tokens.push(t)
+      this.weight.push(0)
       this.typeOfSignature.set(lo, hi, type)
     }
     this.weight[type]!++

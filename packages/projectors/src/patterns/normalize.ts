@@ -104,7 +104,8 @@ const TRAIL_CHARS = ")]}\"',;:."
  * enclosing brackets and trailing punctuation.
  */
 export function maskToken(token: string): string {
-  if (token.length >= 36 && UUID_RE.test(token)) return token.replace(UUID_RE, WILDCARD)
+  if (token.length >= 36 && token.includes("-") && UUID_RE.test(token))
+    return token.replace(UUID_RE, WILDCARD)
   if (!hasDigit(token)) return token
   if (looksLikePath(token)) return WILDCARD
   const n = token.length
