@@ -384,3 +384,32 @@ describe("final template merge", () => {
     ).toHaveLength(2)
   })
 })
+
+describe("numericRun", () => {
+  /** The rule as regexes: the specification numericRun implements in place. */
+  const spec = (run: string): boolean => {
+    const digits = run.replace(/\D/g, "").length
+    if (digits === 0) return false
+    return (
+      digits * 2 >= run.length ||
+      /^0[xX][0-9a-fA-F]+$/.test(run) ||
+      /^\d+[A-Za-z]{1,3}$/.test(run) ||
+      /^[vV]\d+$/.test(run) ||
+      (run.length >= 4 && /^[0-9a-fA-F]+$/.test(run)) ||
+      /\d[A-Za-z]+\d/.test(run)
+    )
+  }
+  it("agrees with the regex rules (fixed seed), and on known words and ids", () => {
+    const run = fc.stringMatching(/^[0-9A-Za-z]{1,14}$/)
+    fc.assert(
+      fc.property(run, fc.string({ maxLength: 3 }), (r, pad) => {
+        const line = `${pad}${r}${pad}`
+        const digits = r.replace(/\D/g, "").length
+        expect(sig.numericRun(line, pad.length, pad.length + r.length, digits)).toBe(spec(r))
+      }),
+      { seed: 31, numRuns: 3000 }
+    )
+    for (const word of ["utf8", "ipv4", "alt0", "storage234", "http2"]) expect(spec(word)).toBe(false)
+    for (const id of ["a1b2c3", "0x1f", "10ms", "v2", "deadbeef1", "J12"]) expect(spec(id)).toBe(true)
+  })
+})

@@ -7,20 +7,14 @@
  * one, and a whole token made only of variables (an IP, a date, a UUID) becomes a bare `<*>`.
  */
 
+import { numericRun } from "./signature.js"
+
 export const WILDCARD = "<*>"
 
 const SPACE_RE = /\s+/
 const DIGITS_G_RE = /\d+/g
-/** Two digit runs separated by letters. */
-const DIGIT_GROUPS_RE = /\d[A-Za-z]+\d/
 /** A UUID (even one with no decimal digit), possibly wrapped in punctuation. */
 const UUID_RE = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g
-const HEX_RE = /^[0-9a-fA-F]+$/
-const HEX_PREFIXED_RE = /^0[xX][0-9a-fA-F]+$/
-/** Number with a short unit or ordinal suffix: 10ms, 64172MB, 41C, 8k, 2nd, 5G. */
-const NUMBER_UNIT_RE = /^\d+[A-Za-z]{1,3}$/
-/** Version-like run: v2, V10. */
-const VERSION_RE = /^[vV]\d+$/
 
 /** Unit words that follow a number as a separate token ("5.2 KB", "<1 sec", "160 ms"). */
 const UNITS: ReadonlySet<string> = new Set([
@@ -51,21 +45,6 @@ const UNITS: ReadonlySet<string> = new Set([
   "mbps",
   "gbps"
 ])
-
-function isNumericRun(run: string, digits: number): boolean {
-  if (digits === run.length) return true
-  if (digits === 0) return false
-  if (HEX_PREFIXED_RE.test(run)) return true
-  if (NUMBER_UNIT_RE.test(run)) return true
-  if (VERSION_RE.test(run)) return true
-  // Hash / id fragments: hex digits only, long enough not to be a word like "ee0".
-  if (run.length >= 4 && HEX_RE.test(run)) return true
-  // Mostly digits: J12, R02, 1001rts.
-  if (digits * 2 >= run.length) return true
-  // Digits in two or more places (a1b2c3, base64 and hash fragments): a generated identifier.
-  // Words carry at most one number (utf8, SHA256, x86): they keep their letters.
-  return DIGIT_GROUPS_RE.test(run)
-}
 
 function hasDigit(token: string): boolean {
   for (let i = 0; i < token.length; i++) {
@@ -117,8 +96,11 @@ export function maskToken(token: string): string {
   while (i < n) {
     const c = token.charCodeAt(i)
     if (!isAlnum(c)) {
-      out += token[i]
-      i++
+      // A punctuation run is appended as one slice.
+      let k = i + 1
+      while (k < n && !isAlnum(token.charCodeAt(k))) k++
+      out += token.slice(i, k)
+      i = k
       continue
     }
     let j = i
@@ -129,8 +111,7 @@ export function maskToken(token: string): string {
       if (isDigit(d)) digits++
       j++
     }
-    const run = token.slice(i, j)
-    if (isNumericRun(run, digits)) {
+    if (numericRun(token, i, j, digits)) {
       // Drop a sign: "-" right before the number, itself after a non-word character or the start.
       if (out.length > 0 && out.charCodeAt(out.length - 1) === 45 /* - */) {
         const before = out.length >= 2 ? out.charCodeAt(out.length - 2) : -1
@@ -144,11 +125,11 @@ export function maskToken(token: string): string {
       lastWildEnd = out.length
     } else if (digits > 0) {
       // Word with a numeric part: keep the letters (alt0 -> alt<*>, storage234 -> storage<*>).
-      out += run.replace(DIGITS_G_RE, WILDCARD)
+      out += token.slice(i, j).replace(DIGITS_G_RE, WILDCARD)
       hasWord = true
       lastWildEnd = -1
     } else {
-      out += run
+      out += token.slice(i, j)
       hasWord = true
       lastWildEnd = -1
     }

@@ -21,7 +21,14 @@ const isUpper = (c: number): boolean => c >= 65 && c <= 90
 const isLower = (c: number): boolean => c >= 97 && c <= 122
 const isHexLetter = (c: number): boolean => (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
 
-/** Same decision as `isNumericRun` in normalize.ts, on `line[start, end)` with `digits` digits. */
+/**
+ * Whether the alphanumeric run `line[start, end)` (with `digits` digits) is a variable that
+ * masking turns into `<*>`: mostly digits (J12, R02, 1001rts), hex with a `0x` prefix, a number
+ * with a 1-3 letter unit or ordinal (10ms, 64172MB, 2nd), a version (v2), hex of 4+ characters
+ * with a digit (hash and id fragments; "ee0" stays a word), or digits in two or more places
+ * (a1b2c3, base64 fragments: a generated identifier; words carry at most one number: utf8,
+ * ipv4). Read in place, no slice and no regex: masking and signatures share it.
+ */
 export function numericRun(line: string, start: number, end: number, digits: number): boolean {
   const len = end - start
   // The rules below are alternatives (any one makes the run numeric): cheapest first.
