@@ -68,6 +68,7 @@ export class PatternGrouper {
   private readonly typeOfSignature = new SignatureTable()
   private readonly tokens: Int32Array[] = []
   private readonly weight: number[] = []
+  private readonly maskCache = new Map<string, string>()
 
   constructor(options: PatternGroupingOptions = {}) {
     this.maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
@@ -88,7 +89,7 @@ export class PatternGrouper {
     if (type < 0) {
       // Two signatures may share masked tokens: they stay two types, which the grouping puts in
       // one cluster anyway (equal sequences have equal frequencies and split on no column).
-      const masked = maskedTokens(message)
+      const masked = maskedTokens(message, this.maskCache)
       const len = Math.min(masked.length, this.maxTokens)
       const t = new Int32Array(len)
       for (let p = 0; p < len; p++) t[p] = intern(this.vocab, masked[p]!)

@@ -144,20 +144,33 @@ export function maskToken(token: string): string {
 }
 
 const UNIT_TRAIL_RE = /^([^)\]},;:]*)([)\]},;:]*)$/
+const OPEN_WILDCARD = `(${WILDCARD}`
+const BRACKET_WILDCARD = `[${WILDCARD}`
+const PAREN_WILDCARD = `(${WILDCARD})`
+const PAREN_WILDCARD_COMMA = `(${WILDCARD}),`
+const BRACKETED_WILDCARD = `[${WILDCARD}]`
+/** Raw tokens a `maskedTokens` cache holds at most (one-off values stop being cached). */
+const MASK_CACHE_LIMIT = 1 << 14
 
 /**
  * Tokenize and mask a message. Numbers followed by a unit word merge into one variable, a
  * parenthesised lone variable ("(1.16 KB)", "(0x01)") is dropped as an optional annotation, and
  * runs of the same variable-bearing token (lists of ids, stack addresses) collapse into one.
+ * `cache` (raw token -> masked token, bounded) spares masking a token seen before.
  */
-export function maskedTokens(message: string): string[] {
+export function maskedTokens(message: string, cache?: Map<string, string>): string[] {
   const raw = message.trim()
   if (raw === "") return []
   const parts = raw.split(SPACE_RE)
   const out: string[] = []
   for (let i = 0; i < parts.length; i++) {
-    let tok = maskToken(parts[i]!)
-    if (tok === WILDCARD || tok === "(" + WILDCARD || tok === "[" + WILDCARD) {
+    const part = parts[i]!
+    let tok = cache?.get(part)
+    if (tok === undefined) {
+      tok = maskToken(part)
+      if (cache !== undefined && cache.size < MASK_CACHE_LIMIT) cache.set(part, tok)
+    }
+    if (tok === WILDCARD || tok === OPEN_WILDCARD || tok === BRACKET_WILDCARD) {
       // "<*> KB", "(<*> KB)," : absorb a following unit word and keep its closing punctuation.
       const next = parts[i + 1]
       if (next !== undefined) {
@@ -168,10 +181,8 @@ export function maskedTokens(message: string): string[] {
         }
       }
     }
-    if (tok === "(" + WILDCARD + ")" || tok === "(" + WILDCARD + ")," || tok === "[" + WILDCARD + "]") {
-      continue
-    }
-    if (out.length > 0 && tok.includes(WILDCARD) && out[out.length - 1] === tok) continue
+    if (tok === PAREN_WILDCARD || tok === PAREN_WILDCARD_COMMA || tok === BRACKETED_WILDCARD) continue
+    if (out.length > 0 && out[out.length - 1] === tok && tok.includes(WILDCARD)) continue
     out.push(tok)
   }
   return out
