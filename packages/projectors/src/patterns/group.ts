@@ -1,4 +1,15 @@
-import { maskedTokens, WILDCARD } from "./normalize.js"
+import {
+  BRACKET_WILDCARD,
+  BRACKETED_WILDCARD,
+  maskToken,
+  OPEN_WILDCARD,
+  PAREN_WILDCARD,
+  PAREN_WILDCARD_COMMA,
+  SPACE_RE,
+  UNIT_TRAIL_RE,
+  UNITS,
+  WILDCARD
+} from "./normalize.js"
 import { lineSignature, SignatureTable, signatureHigh } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
@@ -41,6 +52,8 @@ interface Vocabulary {
   readonly words: string[]
   /** 1 when the token looks like a constant word. */
   readonly wordish: number[]
+  /** 1 when the token holds a `<*>`. */
+  readonly wild: number[]
 }
 
 function intern(vocab: Vocabulary, token: string): number {
@@ -50,6 +63,7 @@ function intern(vocab: Vocabulary, token: string): number {
     vocab.ids.set(token, id)
     vocab.words.push(token)
     vocab.wordish.push(WORDISH_RE.test(token) ? 1 : 0)
+    vocab.wild.push(token.includes(WILDCARD) ? 1 : 0)
   }
   return id
 }
@@ -64,16 +78,64 @@ function intern(vocab: Vocabulary, token: string): number {
 export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
-  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [] }
+  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
   private readonly typeOfSignature = new SignatureTable()
   private readonly tokens: Int32Array[] = []
   private readonly weight: number[] = []
-  private readonly maskCache = new Map<string, string>()
+  private readonly special: Int32Array
 
   constructor(options: PatternGroupingOptions = {}) {
     this.maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
     this.maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
     intern(this.vocab, WILDCARD)
+    this.special = Int32Array.from(
+      [OPEN_WILDCARD, BRACKET_WILDCARD, PAREN_WILDCARD, PAREN_WILDCARD_COMMA, BRACKETED_WILDCARD].map((w) =>
+        intern(this.vocab, w)
+      )
+    )
+  }
+
+  /** The vocabulary id of a raw token's masked form (a short digit-free token is its own). */
+  private maskedId(raw: string): number {
+    if (raw.length < 36) {
+      let digit = false
+      for (let i = 0; i < raw.length; i++) {
+        const c = raw.charCodeAt(i)
+        if (c >= 48 && c <= 57) {
+          digit = true
+          break
+        }
+      }
+      if (!digit) return intern(this.vocab, raw)
+    }
+    return intern(this.vocab, maskToken(raw))
+  }
+
+  /** `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there). */
+  private maskedIds(message: string): Int32Array {
+    const raw = message.trim()
+    const parts = raw === "" ? [] : raw.split(SPACE_RE)
+    const [open, bracket, paren, parenComma, bracketed] = this.special
+    const { wild, words } = this.vocab
+    const out: number[] = []
+    for (let i = 0; i < parts.length; i++) {
+      let id = this.maskedId(parts[i]!)
+      if (id === WILDCARD_ID || id === open || id === bracket) {
+        const next = parts[i + 1]
+        if (next !== undefined) {
+          const m = UNIT_TRAIL_RE.exec(next)
+          if (m !== null && UNITS.has(m[1]!.toLowerCase())) {
+            id = intern(this.vocab, words[id]! + m[2]!)
+            i++
+          }
+        }
+      }
+      if (id === paren || id === parenComma || id === bracketed) continue
+      if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
+      out.push(id)
+    }
+    if (out.length > this.maxTokens) out.length = this.maxTokens
+    return Int32Array.from(out)
   }
 
   /** Number of types so far (type ids are 0 .. typeCount - 1). */
@@ -89,10 +151,7 @@ export class PatternGrouper {
     if (type < 0) {
       // Two signatures may share masked tokens: they stay two types, which the grouping puts in
       // one cluster anyway (equal sequences have equal frequencies and split on no column).
-      const masked = maskedTokens(message, this.maskCache)
-      const len = Math.min(masked.length, this.maxTokens)
-      const t = new Int32Array(len)
-      for (let p = 0; p < len; p++) t[p] = intern(this.vocab, masked[p]!)
+      const t = this.maskedIds(message)
       type = this.tokens.length
       this.tokens.push(t)
       this.weight.push(0)
@@ -196,7 +255,7 @@ function scratch(size: number): Int32Array {
 
 function templateOf(tokens: Int32Array[], members: number[], words: string[]): string {
   const first = tokens[members[0]!]!
-  const out: string[] = []
+  let out = ""
   for (let p = 0; p < first.length; p++) {
     const v = first[p]!
     let same = true
@@ -206,9 +265,10 @@ function templateOf(tokens: Int32Array[], members: number[], words: string[]): s
         break
       }
     }
-    out.push(same ? words[v]! : WILDCARD)
+    out += p === 0 ? "" : " "
+    out += same ? words[v]! : WILDCARD
   }
-  return out.join(" ")
+  return out
 }
 
 /**
@@ -233,7 +293,10 @@ function partition(corpus: Corpus, members: number[], len: number, out: number[]
     for (let k = 0; k < size; k++) freqAt[k * len + p] = counts[tokens[members[k]!]![p]!]!
     for (let k = 0; k < size; k++) counts[tokens[members[k]!]![p]!] = 0
   }
-  const initial = new Map<string, number[]>()
+  const initial = new Map<number, number[]>()
+  const firstOf = new Map<number, number>()
+  const collided = new Map<string, number[]>()
+  const rootF = new Int32Array(size)
   const sorted = corpus.sorted
   for (let k = 0; k < size; k++) {
     const m = members[k]!
@@ -254,15 +317,57 @@ function partition(corpus: Corpus, members: number[], len: number, out: number[]
       }
       i = j
     }
-    let key = ""
+    // The group key is the set of (position, token) of those words: hashed to a small integer,
+    // checked against the group's first line (a collision falls back to a text key).
+    let h = 0x811c9dc5
     for (let p = 0; p < len; p++) {
-      if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF) key += `${p}:${t[p]},`
+      if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF)
+        h = Math.imul(h ^ (p * 65599 + t[p]!), 0x01000193)
     }
-    const list = initial.get(key)
-    if (list === undefined) initial.set(key, [m])
-    else list.push(m)
+    h &= 0x3fffffff
+    const list = initial.get(h)
+    if (list === undefined) {
+      initial.set(h, [m])
+      firstOf.set(h, k)
+    } else if (sameRoot(corpus, freqAt, len, firstOf.get(h)!, members, k, bestF, rootF)) list.push(m)
+    else {
+      const key = rootKey(t, freqAt, base, len, bestF)
+      const other = collided.get(key)
+      if (other === undefined) collided.set(key, [m])
+      else other.push(m)
+    }
+    rootF[k] = bestF
   }
   for (const group of initial.values()) splitColumns(corpus, group, len, out)
+  for (const group of collided.values()) splitColumns(corpus, group, len, out)
+}
+
+/** Whether members k and j (of `members`) have the same template words (see partition). */
+function sameRoot(
+  corpus: Corpus,
+  freqAt: Int32Array,
+  len: number,
+  j: number,
+  members: number[],
+  k: number,
+  bestK: number,
+  rootF: Int32Array
+): boolean {
+  const a = corpus.tokens[members[j]!]!
+  const b = corpus.tokens[members[k]!]!
+  const bestJ = rootF[j]!
+  for (let p = 0; p < len; p++) {
+    const inA = a[p] !== WILDCARD_ID && freqAt[j * len + p] === bestJ
+    const inB = b[p] !== WILDCARD_ID && freqAt[k * len + p] === bestK
+    if (inA !== inB || (inA && a[p] !== b[p])) return false
+  }
+  return true
+}
+
+function rootKey(t: Int32Array, freqAt: Int32Array, base: number, len: number, bestF: number): string {
+  let key = ""
+  for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF) key += `${p}:${t[p]},`
+  return key
 }
 
 /**

@@ -11,13 +11,13 @@ import { numericRun } from "./signature.js"
 
 export const WILDCARD = "<*>"
 
-const SPACE_RE = /\s+/
+export const SPACE_RE = /\s+/
 const DIGITS_G_RE = /\d+/g
 /** A UUID (even one with no decimal digit), possibly wrapped in punctuation. */
 const UUID_RE = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g
 
 /** Unit words that follow a number as a separate token ("5.2 KB", "<1 sec", "160 ms"). */
-const UNITS: ReadonlySet<string> = new Set([
+export const UNITS: ReadonlySet<string> = new Set([
   "b",
   "kb",
   "mb",
@@ -143,33 +143,26 @@ export function maskToken(token: string): string {
   return lead + WILDCARD + token.slice(t)
 }
 
-const UNIT_TRAIL_RE = /^([^)\]},;:]*)([)\]},;:]*)$/
-const OPEN_WILDCARD = `(${WILDCARD}`
-const BRACKET_WILDCARD = `[${WILDCARD}`
-const PAREN_WILDCARD = `(${WILDCARD})`
-const PAREN_WILDCARD_COMMA = `(${WILDCARD}),`
-const BRACKETED_WILDCARD = `[${WILDCARD}]`
-/** Raw tokens a `maskedTokens` cache holds at most (one-off values stop being cached). */
-const MASK_CACHE_LIMIT = 1 << 14
+export const UNIT_TRAIL_RE = /^([^)\]},;:]*)([)\]},;:]*)$/
+export const OPEN_WILDCARD = `(${WILDCARD}`
+export const BRACKET_WILDCARD = `[${WILDCARD}`
+export const PAREN_WILDCARD = `(${WILDCARD})`
+export const PAREN_WILDCARD_COMMA = `(${WILDCARD}),`
+export const BRACKETED_WILDCARD = `[${WILDCARD}]`
 
 /**
  * Tokenize and mask a message. Numbers followed by a unit word merge into one variable, a
  * parenthesised lone variable ("(1.16 KB)", "(0x01)") is dropped as an optional annotation, and
  * runs of the same variable-bearing token (lists of ids, stack addresses) collapse into one.
- * `cache` (raw token -> masked token, bounded) spares masking a token seen before.
+ * (`PatternGrouper` applies the same rules on token ids.)
  */
-export function maskedTokens(message: string, cache?: Map<string, string>): string[] {
+export function maskedTokens(message: string): string[] {
   const raw = message.trim()
   if (raw === "") return []
   const parts = raw.split(SPACE_RE)
   const out: string[] = []
   for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!
-    let tok = cache?.get(part)
-    if (tok === undefined) {
-      tok = maskToken(part)
-      if (cache !== undefined && cache.size < MASK_CACHE_LIMIT) cache.set(part, tok)
-    }
+    let tok = maskToken(parts[i]!)
     if (tok === WILDCARD || tok === OPEN_WILDCARD || tok === BRACKET_WILDCARD) {
       // "<*> KB", "(<*> KB)," : absorb a following unit word and keep its closing punctuation.
       const next = parts[i + 1]
