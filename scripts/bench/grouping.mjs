@@ -46,22 +46,28 @@ function files() {
     .filter((f) => !(f instanceof Error))
 }
 
+/** CPU seconds (user + system) of one call: steadier than wall time on a shared machine. */
+function cpuSeconds(fn) {
+  const c0 = process.cpuUsage()
+  fn()
+  const c = process.cpuUsage(c0)
+  return (c.user + c.system) / 1e6
+}
+
 /**
- * Seconds per pass of `a` and of `b`, run alternately (a, b, a, b, ...) after a warm-up of each so
- * that both see the same machine load; medians over `rounds`.
+ * CPU seconds per pass of `a` and of `b`, run alternately (a, b, a, b, ...) after warm-ups so
+ * that both see the same machine; medians over `rounds`.
  */
 function timePair(a, b, rounds) {
-  a()
-  b()
+  for (let w = 0; w < 3; w++) {
+    a()
+    b()
+  }
   const ta = []
   const tb = []
   for (let r = 0; r < rounds; r++) {
-    let t0 = performance.now()
-    a()
-    ta.push((performance.now() - t0) / 1000)
-    t0 = performance.now()
-    b()
-    tb.push((performance.now() - t0) / 1000)
+    ta.push(cpuSeconds(a))
+    tb.push(cpuSeconds(b))
   }
   const median = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]
   return [median(ta), median(tb)]
@@ -84,7 +90,7 @@ const [oursS, drainS] = timePair(
   () => {
     for (const s of sets) drain(s.contents)
   },
-  15
+  31
 )
 const oursLps = all.length / oursS
 const drainLps = all.length / drainS

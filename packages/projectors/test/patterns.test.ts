@@ -413,3 +413,45 @@ describe("numericRun", () => {
     for (const id of ["a1b2c3", "0x1f", "10ms", "v2", "deadbeef1", "J12"]) expect(spec(id)).toBe(true)
   })
 })
+
+describe("masking by token shape", () => {
+  it("grouping on token shapes gives the masked tokens of normalizeLogMessage (fixed seed)", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        "a",
+        "user",
+        "x1",
+        "ab12",
+        "0x1f",
+        "v2",
+        "10ms",
+        "KB",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        "-",
+        "/",
+        ":"
+      ),
+      fc.constantFrom(" ", "  ", "\t", "\u00a0"),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.stringMatching(/^[0-9a-f]{1,10}$/),
+      fc.constant("123e4567-e89b-12d3-a456-426614174000")
+    )
+    const line = fc.array(piece, { maxLength: 14 }).map((parts) => parts.join(""))
+    fc.assert(
+      fc.property(line, (text) => {
+        // One line alone is its own template: its masked tokens, runs of <*> written as one.
+        const { patterns } = groupLogPatterns([text])
+        const expected = normalizeLogMessage(text)
+          .split(" ")
+          .filter((t, i, all) => !(t === "<*>" && all[i - 1] === "<*>"))
+          .join(" ")
+        expect(patterns[0]!.template).toBe(expected)
+      }),
+      { seed: 77, numRuns: 3000 }
+    )
+  })
+})

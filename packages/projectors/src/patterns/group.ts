@@ -10,7 +10,7 @@ import {
   UNITS,
   WILDCARD
 } from "./normalize.js"
-import { lineSignature, SignatureTable, signatureHigh } from "./signature.js"
+import { lineSignature, newTokenShapes, SignatureTable, signatureHigh, tokenShapes } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -111,11 +111,62 @@ export class PatternGrouper {
     return intern(this.vocab, maskToken(raw))
   }
 
-  /** `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there). */
+  private readonly shapes = newTokenShapes()
+  /** Token shape -> vocabulary id of the masked token. */
+  private readonly idOfShape = new SignatureTable(4096)
+
+  /**
+   * `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there), each
+   * distinct token shape masked once.
+   */
   private maskedIds(message: string): Int32Array {
+    const shapes = this.shapes
+    if (!tokenShapes(message, shapes)) return this.maskedIdsBySplit(message)
+    const special = this.special
+    const open = special[0]!
+    const bracket = special[1]!
+    const paren = special[2]!
+    const parenComma = special[3]!
+    const bracketed = special[4]!
+    const { wild, words } = this.vocab
+    const out: number[] = []
+    for (let k = 0; k < shapes.count; k++) {
+      let id = -1
+      if (shapes.direct[k] === 0) id = this.idOfShape.get(shapes.lo[k]!, shapes.hi[k]!)
+      if (id < 0) {
+        id = intern(this.vocab, maskToken(message.slice(shapes.start[k], shapes.end[k])))
+        if (shapes.direct[k] === 0) this.idOfShape.set(shapes.lo[k]!, shapes.hi[k]!, id)
+      }
+      // A unit word is at most 4 letters plus closing punctuation: longer tokens skip the regex.
+      if (
+        (id === WILDCARD_ID || id === open || id === bracket) &&
+        k + 1 < shapes.count &&
+        shapes.end[k + 1]! - shapes.start[k + 1]! <= 10
+      ) {
+        const m = UNIT_TRAIL_RE.exec(message.slice(shapes.start[k + 1], shapes.end[k + 1]))
+        if (m !== null && UNITS.has(m[1]!.toLowerCase())) {
+          id = intern(this.vocab, words[id]! + m[2]!)
+          k++
+        }
+      }
+      if (id === paren || id === parenComma || id === bracketed) continue
+      if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
+      out.push(id)
+    }
+    if (out.length > this.maxTokens) out.length = this.maxTokens
+    return new Int32Array(out)
+  }
+
+  /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
+  private maskedIdsBySplit(message: string): Int32Array {
     const raw = message.trim()
     const parts = raw === "" ? [] : raw.split(SPACE_RE)
-    const [open, bracket, paren, parenComma, bracketed] = this.special
+    const special = this.special
+    const open = special[0]!
+    const bracket = special[1]!
+    const paren = special[2]!
+    const parenComma = special[3]!
+    const bracketed = special[4]!
     const { wild, words } = this.vocab
     const out: number[] = []
     for (let i = 0; i < parts.length; i++) {
@@ -135,7 +186,7 @@ export class PatternGrouper {
       out.push(id)
     }
     if (out.length > this.maxTokens) out.length = this.maxTokens
-    return Int32Array.from(out)
+    return new Int32Array(out)
   }
 
   /** Number of types so far (type ids are 0 .. typeCount - 1). */

@@ -198,10 +198,17 @@ export let signatureHigh = 0
  * integer: no per-line allocation (a 53-bit number key would box one heap number per line).
  */
 export class SignatureTable {
-  private lo = new Int32Array(256)
-  private hi = new Int32Array(256)
-  private values = new Int32Array(256).fill(-1)
+  private lo: Int32Array
+  private hi: Int32Array
+  private values: Int32Array
   private size = 0
+
+  /** `capacity`: initial slots (a power of two); the table doubles when half full. */
+  constructor(capacity = 256) {
+    this.lo = new Int32Array(capacity)
+    this.hi = new Int32Array(capacity)
+    this.values = new Int32Array(capacity).fill(-1)
+  }
 
   /** The value of (lo, hi), or -1. */
   get(lo: number, hi: number): number {
@@ -241,4 +248,116 @@ export class SignatureTable {
     this.size = 0
     for (let s = 0; s < values.length; s++) if (values[s]! >= 0) this.set(lo[s]!, hi[s]!, values[s]!)
   }
+}
+
+/** Token boundaries and shapes of one line, reused from call to call (see {@link tokenShapes}). */
+export interface TokenShapes {
+  count: number
+  readonly start: number[]
+  readonly end: number[]
+  readonly lo: number[]
+  readonly hi: number[]
+  /** 1 when the token must be masked from its text (a possible UUID: exact group lengths matter). */
+  readonly direct: number[]
+}
+
+export const newTokenShapes = (): TokenShapes => ({
+  count: 0,
+  start: [],
+  end: [],
+  lo: [],
+  hi: [],
+  direct: []
+})
+
+/** Whitespace that `\s` matches beyond ASCII. */
+const isUnicodeSpace = (c: number): boolean =>
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff
+
+/**
+ * The whitespace-separated tokens of `line` with, for each, a 64-bit hash of what masking looks at
+ * (the per-token version of {@link lineSignature}): tokens of equal shape mask alike, so a token
+ * is masked once per shape. Returns false (and fills nothing useful) when the line holds non-ASCII
+ * whitespace: the caller then splits it with the regex.
+ */
+export function tokenShapes(line: string, out: TokenShapes): boolean {
+  out.count = 0
+  const n = line.length
+  let i = 0
+  while (i < n) {
+    const ch = line.charCodeAt(i)
+    if (CLASS[ch] === 1) {
+      i++
+      continue
+    }
+    const start = i
+    let h1 = 0x811c9dc5
+    let h2 = 0x9747b28c
+    let hyphen = false
+    while (i < n) {
+      const c = line.charCodeAt(i)
+      const k = CLASS[c]!
+      if (k === 1) break
+      if (k === 0) {
+        if (c >= 128 && isUnicodeSpace(c)) return false
+        if (c === 45) hyphen = true
+        h1 = Math.imul(h1 ^ c, 0x01000193)
+        h2 = ((h2 << 5) + h2 + c) | 0
+        i++
+        continue
+      }
+      const runStart = i
+      let digits = 0
+      let r1 = h1
+      let r2 = h2
+      while (i < n) {
+        const d = line.charCodeAt(i)
+        const kd = CLASS[d]!
+        if (kd < 2) break
+        digits += 3 - kd
+        r1 = Math.imul(r1 ^ d, 0x01000193)
+        r2 = ((r2 << 5) + r2 + d) | 0
+        i++
+      }
+      if (digits === 0) {
+        h1 = r1
+        h2 = r2
+      } else if (numericRun(line, runStart, i, digits)) {
+        h1 = Math.imul(h1 ^ NUMBER_MARK, 0x01000193)
+        h2 = ((h2 << 5) + h2 + NUMBER_MARK) | 0
+      } else {
+        let inDigits = false
+        for (let k2 = runStart; k2 < i; k2++) {
+          const d = line.charCodeAt(k2)
+          if (d >= 48 && d <= 57) {
+            if (inDigits) continue
+            inDigits = true
+            h1 = Math.imul(h1 ^ DIGITS_MARK, 0x01000193)
+            h2 = ((h2 << 5) + h2 + DIGITS_MARK) | 0
+          } else {
+            inDigits = false
+            h1 = Math.imul(h1 ^ d, 0x01000193)
+            h2 = ((h2 << 5) + h2 + d) | 0
+          }
+        }
+      }
+      // Close the run: "a-1" and "a1-" differ by where runs end.
+      h1 = Math.imul(h1 ^ 0x03, 0x01000193)
+    }
+    const t = out.count++
+    out.start[t] = start
+    out.end[t] = i
+    out.lo[t] = h1
+    out.hi[t] = h2 ^ Math.imul(i - start, 0x27d4eb2f)
+    out.direct[t] = hyphen && i - start >= 36 ? 1 : 0
+  }
+  return true
 }
