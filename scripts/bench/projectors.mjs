@@ -83,19 +83,24 @@ const run = () =>
 run() // warm-up
 let peakRss = process.memoryUsage().rss
 JSON.parse(text)
-// Alternate projector and JSON.parse rounds so both see the same machine load; medians.
-const rounds = 7
+// Alternate projector and JSON.parse rounds so both see the same machine; medians of CPU time
+// (user + system: steadier than wall time on a shared machine).
+const cpu = (fn) => {
+  const c0 = process.cpuUsage()
+  const result = fn()
+  const c = process.cpuUsage(c0)
+  return [(c.user + c.system) / 1e6, result]
+}
+const rounds = 9
 const projectorTimes = []
 const parseTimes = []
 let projection
 for (let i = 0; i < rounds; i++) {
-  let t0 = performance.now()
-  projection = run()
-  projectorTimes.push((performance.now() - t0) / 1000)
+  const [projectorSeconds, result] = cpu(run)
+  projection = result
+  projectorTimes.push(projectorSeconds)
   peakRss = Math.max(peakRss, process.memoryUsage().rss)
-  t0 = performance.now()
-  JSON.parse(text)
-  parseTimes.push((performance.now() - t0) / 1000)
+  parseTimes.push(cpu(() => JSON.parse(text))[0])
 }
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const projectorSeconds = median(projectorTimes)
