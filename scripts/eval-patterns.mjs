@@ -61,7 +61,7 @@ function combinations(n, k) {
 
 function leaveSystemsOut(paths) {
   const GRID = [2, 3, 4, 6, 8, 12, 16, 24, 48]
-  const DEFAULT = 12
+  const DEFAULT = 8
   const sets = paths.map((p) => {
     const file = readLoghub(p)
     if (file instanceof Error) fail(file.message)
