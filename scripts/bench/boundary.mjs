@@ -39,6 +39,8 @@ const tool = {
     })
 }
 const calls = 60
+/** Client CPU per boundary call of each pass (what the boundary itself costs, waits excluded). */
+let cpuMs = []
 let seq = 0
 const boundaryPass = Effect.gen(function* () {
   const run = yield* makeRun({
@@ -53,6 +55,7 @@ const boundaryPass = Effect.gen(function* () {
     }
   })
   const boundary = yield* makeToolBoundary({ run, tools: [tool] })
+  const c0 = process.cpuUsage()
   const t0 = performance.now()
   for (let i = 0; i < calls; i++) {
     const outcome = yield* boundary.call({
@@ -63,6 +66,8 @@ const boundaryPass = Effect.gen(function* () {
     })
     if (outcome.error !== null) throw new Error(`bench call failed: ${outcome.error._tag}`)
   }
+  const c = process.cpuUsage(c0)
+  cpuMs.push((c.user + c.system) / 1000 / calls)
   return (performance.now() - t0) / calls
 })
 
@@ -114,6 +119,7 @@ async function measure(label, compressAboveBytes) {
   }
   const boundaryMs = []
   const rawMs = []
+  cpuMs = []
   await Effect.runPromise(
     Effect.gen(function* () {
       yield* boundaryPass
@@ -128,7 +134,8 @@ async function measure(label, compressAboveBytes) {
   const r = median(rawMs)
   console.log(
     `boundary store=${label} raw_kb=${(JSON.stringify(rawResponse).length / 1024).toFixed(0)} call_us=${(b * 1000).toFixed(0)} ` +
-      `two_raw_round_trips_us=${(r * 1000).toFixed(0)} overhead_us=${((b - r) * 1000).toFixed(0)} ratio=${(b / r).toFixed(2)}`
+      `two_raw_round_trips_us=${(r * 1000).toFixed(0)} overhead_us=${((b - r) * 1000).toFixed(0)} ratio=${(b / r).toFixed(2)} ` +
+      `client_cpu_us=${(median(cpuMs) * 1000).toFixed(0)}`
   )
 }
 
