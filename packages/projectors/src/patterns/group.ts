@@ -80,7 +80,7 @@ export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
   private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
-  private readonly typeOfSignature = new SignatureTable()
+  private readonly typeOfSignature = new SignatureTable(2048)
   private readonly tokens: Int32Array[] = []
   private readonly weight: number[] = []
   private readonly special: Int32Array
@@ -357,15 +357,24 @@ function partition(corpus: Corpus, members: number[], len: number, out: number[]
     // The frequency shared by the most non-wildcard tokens of the line (ties: the higher one).
     let n = 0
     for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID) sorted[n++] = freqAt[base + p]!
-    const run = sorted.subarray(0, n).sort()
+    // Insertion sort in place (a line has few tokens; no view object per line).
+    for (let i = 1; i < n; i++) {
+      const v = sorted[i]!
+      let j = i - 1
+      while (j >= 0 && sorted[j]! > v) {
+        sorted[j + 1] = sorted[j]!
+        j--
+      }
+      sorted[j + 1] = v
+    }
     let bestF = -1
     let bestN = 0
     for (let i = 0; i < n; ) {
       let j = i + 1
-      while (j < n && run[j] === run[i]) j++
+      while (j < n && sorted[j] === sorted[i]) j++
       if (j - i >= bestN) {
         bestN = j - i
-        bestF = run[i]!
+        bestF = sorted[i]!
       }
       i = j
     }
