@@ -340,10 +340,12 @@ function partition(corpus: Corpus, members: number[], len: number, out: number[]
   // freqAt[k * len + p]: frequency (in lines) of member k's token at position p. Counted one
   // column at a time in `counts` (indexed by token id, left zeroed), no map, no per-pair key.
   const freqAt = scratch(size * len)
+  const rows = members.map((m) => tokens[m]!)
+  const weights = members.map((m) => weight[m]!)
   for (let p = 0; p < len; p++) {
-    for (let k = 0; k < size; k++) counts[tokens[members[k]!]![p]!]! += weight[members[k]!]!
-    for (let k = 0; k < size; k++) freqAt[k * len + p] = counts[tokens[members[k]!]![p]!]!
-    for (let k = 0; k < size; k++) counts[tokens[members[k]!]![p]!] = 0
+    for (let k = 0; k < size; k++) counts[rows[k]![p]!]! += weights[k]!
+    for (let k = 0; k < size; k++) freqAt[k * len + p] = counts[rows[k]![p]!]!
+    for (let k = 0; k < size; k++) counts[rows[k]![p]!] = 0
   }
   const initial = new Map<number, number[]>()
   const firstOf = new Map<number, number>()
