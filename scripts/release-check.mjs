@@ -77,8 +77,12 @@ const before = new Map(readManifests(repo).map((p) => [p.manifest.name, p.manife
 const pending = readdirSync(join(repo, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md")
 run("pnpm", ["exec", "changeset", "version"], { cwd: repo })
 const packages = readManifests(repo).filter((p) => !p.manifest.private)
-const bumped = new Set(packages.filter((p) => p.manifest.version !== before.get(p.manifest.name)).map((p) => p.manifest.name))
-log(`changeset version: ${pending.length} changeset(s); bumped ${[...bumped].map((n) => `${n}@${before.get(n)}->${packages.find((p) => p.manifest.name === n).manifest.version}`).join(", ") || "nothing"}`)
+const bumped = new Set(
+  packages.filter((p) => p.manifest.version !== before.get(p.manifest.name)).map((p) => p.manifest.name)
+)
+log(
+  `changeset version: ${pending.length} changeset(s); bumped ${[...bumped].map((n) => `${n}@${before.get(n)}->${packages.find((p) => p.manifest.name === n).manifest.version}`).join(", ") || "nothing"}`
+)
 for (const p of packages) {
   if (pending.length > 0 && !existsSync(join(repo, "packages", p.dir, "CHANGELOG.md"))) {
     fail(`${p.manifest.name} has no CHANGELOG.md after changeset version`)
@@ -128,9 +132,13 @@ let verdaccioOutput = ""
 verdaccio.stdout.on("data", (d) => (verdaccioOutput += d))
 verdaccio.stderr.on("data", (d) => (verdaccioOutput += d))
 for (let i = 0; ; i++) {
-  const up = await fetchRetry(`${registry}-/ping`).then((r) => r.ok, () => false)
+  const up = await fetchRetry(`${registry}-/ping`).then(
+    (r) => r.ok,
+    () => false
+  )
   if (up) break
-  if (i > 100 || verdaccio.exitCode !== null) fail(`verdaccio did not start on ${registry}\n${verdaccioOutput}`)
+  if (i > 100 || verdaccio.exitCode !== null)
+    fail(`verdaccio did not start on ${registry}\n${verdaccioOutput}`)
   await new Promise((r) => setTimeout(r, 200))
 }
 log(`verdaccio 127.0.0.1:${port} (storage ${verdaccioDir})`)
@@ -144,13 +152,17 @@ if (!user.token) fail(`could not create a registry user: ${JSON.stringify(user)}
 
 // 4. Publish with the normal command; the registry and token come from the clone's .npmrc only.
 const host = `//127.0.0.1:${port}/`
-writeFileSync(join(repo, ".npmrc"), `${readFileSync(join(repo, ".npmrc"), "utf8")}\nregistry=${registry}\n${host}:_authToken=${user.token}\n`)
+writeFileSync(
+  join(repo, ".npmrc"),
+  `${readFileSync(join(repo, ".npmrc"), "utf8")}\nregistry=${registry}\n${host}:_authToken=${user.token}\n`
+)
 // Provenance needs a CI identity provider (GitHub Actions OIDC), which a loopback run has not:
 // the clone (only the clone) publishes without it; everything else is the real manifest.
 for (const p of packages) {
   const file = join(repo, "packages", p.dir, "package.json")
   const manifest = JSON.parse(readFileSync(file, "utf8"))
-  if (manifest.publishConfig?.provenance !== true) fail(`${p.manifest.name}: publishConfig.provenance is not true`)
+  if (manifest.publishConfig?.provenance !== true)
+    fail(`${p.manifest.name}: publishConfig.provenance is not true`)
   delete manifest.publishConfig.provenance
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`)
 }
@@ -165,9 +177,13 @@ try {
 const sizes = []
 for (const p of packages) {
   const name = p.manifest.name
-  const doc = await fetchRetry(`${registry}${name.replace("/", "%2f")}`, { headers: { authorization: `Bearer ${user.token}` } })
+  const doc = await fetchRetry(`${registry}${name.replace("/", "%2f")}`, {
+    headers: { authorization: `Bearer ${user.token}` }
+  })
     .then((r) => r.json())
-    .catch((error) => fail(`reading ${name} from the registry: ${error.cause?.message ?? error.message}\n${verdaccioOutput}`))
+    .catch((error) =>
+      fail(`reading ${name} from the registry: ${error.cause?.message ?? error.message}\n${verdaccioOutput}`)
+    )
   const published = doc.versions?.[p.manifest.version]
   if (!published) fail(`${name}@${p.manifest.version} is not on the registry`)
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
@@ -179,41 +195,81 @@ for (const p of packages) {
       }
     }
   }
-  const tarball = await fetchRetry(published.dist.tarball, { headers: { authorization: `Bearer ${user.token}` } })
+  const tarball = await fetchRetry(published.dist.tarball, {
+    headers: { authorization: `Bearer ${user.token}` }
+  })
     .then((r) => r.arrayBuffer())
     .catch((error) => fail(`downloading ${name}'s tarball: ${error.message}`))
   const listing = run("tar", ["-tvzf", "-"], { input: Buffer.from(tarball), stdio: ["pipe", "pipe", "pipe"] })
   const entries = listing.trim().split("\n")
   const unpacked = entries.reduce((sum, line) => sum + Number(line.split(/\s+/)[2] ?? 0), 0)
-  sizes.push({ name, version: p.manifest.version, packed: tarball.byteLength, unpacked, files: entries.length })
+  sizes.push({
+    name,
+    version: p.manifest.version,
+    packed: tarball.byteLength,
+    unpacked,
+    files: entries.length
+  })
 }
 log(`published ${packages.length} packages: no workspace: ranges, internal ranges name the new versions`)
 
 // 5. An empty project outside the workspace installs by version range from that registry.
 const consumer = join(work, "consumer")
 mkdirSync(consumer)
-writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "release-consumer", private: true, type: "module" }, null, 2))
+writeFileSync(
+  join(consumer, "package.json"),
+  JSON.stringify({ name: "release-consumer", private: true, type: "module" }, null, 2)
+)
 writeFileSync(join(consumer, ".npmrc"), `@aiops-harness:registry=${registry}\n`)
 const ranges = packages
   .filter((p) => examplePackages.includes(p.dir))
   .map((p) => `${p.manifest.name}@^${p.manifest.version}`)
-run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...ranges, "effect", "zod", "tsx", "typescript", "@types/node"], {
-  cwd: consumer
-})
+run(
+  "npm",
+  [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    ...ranges,
+    "effect",
+    "zod",
+    "tsx",
+    "typescript",
+    "@types/node"
+  ],
+  {
+    cwd: consumer
+  }
+)
 log(`installed ${ranges.join(" ")}`)
 
 // 6. Each README's example as written (fixtures for the files the tools example reads).
 mkdirSync(join(consumer, "runbooks"))
-writeFileSync(join(consumer, "runbooks", "pool.md"), "# Connection pool exhaustion\n\n## Symptoms\n\nHikariPool timeouts in checkout.\n")
+writeFileSync(
+  join(consumer, "runbooks", "pool.md"),
+  "# Connection pool exhaustion\n\n## Symptoms\n\nHikariPool timeouts in checkout.\n"
+)
 mkdirSync(join(consumer, "logs"))
 writeFileSync(
   join(consumer, "logs", "app.ndjson"),
   `${JSON.stringify({ timestamp: new Date().toISOString(), service: "checkout-service", level: "ERROR", message: "request failed", response_time: 4200 })}\n`
 )
-execFileSync("mariadb", ["-h", "127.0.0.1", "-uroot", "-e", "CREATE DATABASE IF NOT EXISTS aiops"], { stdio: "ignore" })
+execFileSync("mariadb", ["-h", "127.0.0.1", "-uroot", "-e", "CREATE DATABASE IF NOT EXISTS aiops"], {
+  stdio: "ignore"
+})
 writeFileSync(
   join(consumer, "tsconfig.json"),
-  JSON.stringify({ compilerOptions: { strict: true, module: "nodenext", target: "es2022", noEmit: true, skipLibCheck: false, types: ["node"] } })
+  JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      module: "nodenext",
+      target: "es2022",
+      noEmit: true,
+      skipLibCheck: false,
+      types: ["node"]
+    }
+  })
 )
 const examples = []
 for (const dir of examplePackages) {
@@ -240,6 +296,8 @@ for (const file of examples) {
 console.log("release:check published sizes:")
 for (const s of sizes) {
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`
-  console.log(`  ${s.name}@${s.version} tarball=${kib(s.packed)} unpacked=${kib(s.unpacked)} files=${s.files}`)
+  console.log(
+    `  ${s.name}@${s.version} tarball=${kib(s.packed)} unpacked=${kib(s.unpacked)} files=${s.files}`
+  )
 }
 log("ok")

@@ -7,7 +7,11 @@ import {
   type ToolDefinition
 } from "@aiops-harness/core"
 import { externalToolsScoped, loadMcpConfigFile } from "@aiops-harness/mcp"
-import { canonicalStoreLayerFromEnv } from "@aiops-harness/stores"
+import {
+  canonicalStoreLayerFromEnv,
+  redisConfigFromEnv,
+  warnOnRedisEvictionPolicy
+} from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
   EmbeddedLogBackend,
@@ -319,6 +323,11 @@ export const appLayer = (
     )
   )
   const store = instrumentedStoreLayer(rawStore, metrics)
+  // A Redis that refuses writes when full (noeviction) is said at startup, never fatal.
+  const redisConfig = redisConfigFromEnv({ ...config.env, REDIS_URL: config.redisUrl ?? undefined })
+  const evictionCheck = redisConfig
+    ? Layer.effectDiscard(warnOnRedisEvictionPolicy(redisConfig))
+    : Layer.empty
   const audit = auditLayerFromEnv(
     { ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined },
     { observer: auditObserver(metrics) }
@@ -328,6 +337,7 @@ export const appLayer = (
   const services = Layer.mergeAll(
     store,
     telemetryLayer(config.telemetry, config.env),
+    evictionCheck,
     options.modelLayer ?? modelLayer(config),
     Layer.succeed(AppMetrics, metrics),
     toolsLayer(config).pipe(Layer.provideMerge(options.auditLayer ?? audit))

@@ -20,7 +20,7 @@ import {
 } from "./errors.js"
 import { isValidId, type StepId, type ToolCallId } from "./ids.js"
 import { newProjectingInvocation, type ProjectingInvocation, toError, toReady } from "./invocation.js"
-import { type Json, type JsonObject, stableStringify, utf8Bytes } from "./json.js"
+import { type Json, type JsonObject, rememberJsonText, stableStringify, utf8Bytes } from "./json.js"
 import type { RunContext } from "./run.js"
 import type { EvidenceStatus, InvocationStatus } from "./status.js"
 import { CanonicalInvocationStore } from "./store.js"
@@ -270,10 +270,13 @@ export const makeToolBoundary = (options: {
         yield* run.budget.reserve({ projectionBytes })
 
         const at = yield* Clock.currentTimeMillis
+        rememberJsonText(raw, rawText)
         yield* store.transition(
           toReady(record, {
             evidenceStatus: projection.evidenceStatus,
-            rawResponse: JSON.parse(rawText) as Json,
+            // The value itself, not a parsed copy: the store writes `rawText` (remembered
+            // below), so the raw response is serialized once per call.
+            rawResponse: raw as Json,
             rawBytes,
             agentResult: observation,
             projectionBytes,

@@ -3,7 +3,7 @@ import { z } from "zod"
 import { IllegalTransition, TOOL_ERROR_CODES, type ToolErrorCode } from "./errors.js"
 import { RunIdSchema, SessionIdSchema, StepIdSchema, ToolCallIdSchema } from "./ids.js"
 import type { RunId, SessionId, StepId, ToolCallId } from "./ids.js"
-import type { Json, JsonObject } from "./json.js"
+import { type Json, type JsonObject, rememberedJsonText } from "./json.js"
 
 /** Fields every canonical invocation has, whatever its status. */
 export interface InvocationIdentity {
@@ -179,3 +179,17 @@ const identityOf = (r: InvocationIdentity): InvocationIdentity => ({
   createdAt: r.createdAt,
   updatedAt: r.updatedAt
 })
+
+/**
+ * The JSON text of a record, as every store writes it. A READY record's raw response whose text
+ * the ToolBoundary already computed (`rememberJsonText`) is spliced in as that text, not
+ * serialized a second time (the raw response is most of a large record).
+ */
+export const encodeInvocation = (record: CanonicalInvocation): string => {
+  if (record.status !== "READY") return JSON.stringify(record)
+  const rawText = rememberedJsonText(record.rawResponse)
+  if (rawText === undefined) return JSON.stringify(record)
+  const { rawResponse: _raw, ...rest } = record
+  const head = JSON.stringify(rest)
+  return `${head.slice(0, -1)},"rawResponse":${rawText}}`
+}

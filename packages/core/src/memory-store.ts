@@ -1,6 +1,11 @@
 import { Clock, Effect, Layer, Option, type Scope } from "effect"
 import { InvocationAlreadyExists, InvocationNotFound, RecordTooLarge, StoreError } from "./errors.js"
-import { type CanonicalInvocation, CanonicalInvocationSchema, checkTransition } from "./invocation.js"
+import {
+  type CanonicalInvocation,
+  CanonicalInvocationSchema,
+  checkTransition,
+  encodeInvocation
+} from "./invocation.js"
 import { utf8Bytes } from "./json.js"
 import {
   type CanonicalInvocationStoreShape,
@@ -126,7 +131,7 @@ export const makeInMemoryCanonicalStore = (
           if (!entry) return yield* new InvocationNotFound({ runId: next.runId, toolCallId: next.toolCallId })
           const current: CanonicalInvocation = yield* decode(entry.json)
           yield* checkTransition(current, next)
-          const json = JSON.stringify(next)
+          const json = encodeInvocation(next)
           const bytes = utf8Bytes(json)
           if (bytes > maxRecordBytes) return yield* new RecordTooLarge({ bytes, limit: maxRecordBytes })
           if (bytesHeld - entry.bytes + bytes > maxBytes) return yield* full("transition", next)

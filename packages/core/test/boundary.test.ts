@@ -77,6 +77,34 @@ describe("ToolBoundary: successful calls", () => {
       })
     ))
 
+  it("the raw response is serialized once per call, and stored as that JSON text", () =>
+    run(
+      Effect.gen(function* () {
+        let serialized = 0
+        const hit = {
+          id: "runbook-db",
+          text: "pool exhausted",
+          toJSON() {
+            serialized++
+            return { id: this.id, text: this.text, when: new Date(0) }
+          }
+        }
+        const tool = knowledgeTool({
+          execute: () => Effect.succeed({ hits: [hit], skipped: undefined } as never)
+        })
+        const { boundary, store } = yield* setup([tool])
+        const outcome = yield* boundary.call(call("call-once"))
+        expect(outcome.observation.status).toBe("READY")
+        expect(serialized).toBe(1)
+        const record = Option.getOrThrow(yield* store.get(RUN_ID, "call-once" as never))
+        expect(record.status === "READY" && record.rawResponse).toEqual({
+          hits: [{ id: "runbook-db", text: "pool exhausted", when: "1970-01-01T00:00:00.000Z" }]
+        })
+        expect(outcome.control.rawBytes).toBe(Buffer.byteLength(JSON.stringify({ hits: [hit] }), "utf8"))
+        expect(serialized).toBe(2)
+      })
+    ))
+
   it("a successful empty result is READY + NO_EVIDENCE, not an error", () =>
     run(
       Effect.gen(function* () {

@@ -2,9 +2,11 @@ import type { Json, Projection, Projector } from "@aiops-harness/core"
 import { BackendError, ProjectionError } from "@aiops-harness/core"
 import { byteBudget, fromResult, normalizeQuery, parseStrict } from "./common.js"
 import { boundToBytes, cutText, type ToolProjectionLimits, resolveLimits } from "./limits.js"
-import { groupLogPatterns } from "./patterns/index.js"
+import { acceptLogs } from "./logs-input.js"
+import { redactTemplate } from "./logs-template.js"
+import { PatternGrouper } from "./patterns/index.js"
 import { redactSecrets, redactText } from "./redaction/index.js"
-import { BackendErrorReportRawSchema, type LogsRequest, LogsResultRawSchema } from "./schemas.js"
+import { BackendErrorReportRawSchema, type LogsRequest } from "./schemas.js"
 
 export const QUERY_LOGS_TOOL_NAME = "query_logs"
 const DEFAULT_LOOKBACK_MINUTES = 60
@@ -97,7 +99,7 @@ export const logPatternId = (level: string, service: string, template: string): 
  * between them (so the sample spreads over the whole time range, not the head), then evenly
  * spaced positions for slots left free by empty stretches of time. Ascending positions.
  */
-export const sampleTimeline = (times: ReadonlyArray<number>, count: number): number[] => {
+export const sampleTimeline = (times: ArrayLike<number>, count: number): number[] => {
   const n = times.length
   if (count <= 0 || n === 0) return []
   if (n <= count) return Array.from({ length: n }, (_, i) => i)
@@ -117,23 +119,36 @@ export const sampleTimeline = (times: ReadonlyArray<number>, count: number): num
   return [...chosen].sort((a, b) => a - b)
 }
 
+/** Patterns of one (level, service) pair and one mined cluster, then after template redaction. */
 interface PatternAccumulator {
   readonly level: string
   readonly service: string
-  readonly template: string
-  /** Entry index of the earliest occurrence (its message is the example). */
+  template: string
+  /** Entry index of the earliest occurrence in time order (its message is the example). */
   first: number
+  /** Entry index of the latest occurrence in time order. */
   last: number
   count: number
 }
 
+/** `a` comes before `b` in time order (ties: entry position). */
+const before = (ms: Float64Array, a: number, b: number): boolean =>
+  ms[a]! < ms[b]! || (ms[a] === ms[b] && a < b)
+
+const LEVEL_SLOTS = 32
+
 /**
- * `query_logs` projector: a backend error report fails with `BackendError`; otherwise every
- * message is redacted, every `service` redacted and bounded ({@link sanitizeLogService}), every
- * `level` restricted to {@link LOG_LEVELS} (else `UNKNOWN`), entries are aggregated into patterns by level + service + mined template
- * (count, first/last timestamp, a sanitized example, a stable `pattern_id`), a deterministic
- * timeline sample spans the whole time range, and the actual scope and `source_kind` are
- * recorded. A successful empty result is `NO_EVIDENCE`.
+ * `query_logs` projector: a backend error report fails with `BackendError`; otherwise entries are
+ * grouped into patterns by level + service + template mined from the raw messages (count,
+ * first/last timestamp, a redacted example, a stable `pattern_id`), a deterministic timeline
+ * sample spans the whole time range, and the actual scope and `source_kind` are recorded. A
+ * successful empty result is `NO_EVIDENCE`.
+ *
+ * Only what is emitted is redacted: every `service` ({@link sanitizeLogService}, once per distinct
+ * value), every example and timeline message (`redactText`, as before) and every template
+ * (`redactText`, then no constant that the redacted example does not show; see
+ * `redactTemplate`). Every `level` is restricted to {@link LOG_LEVELS} (else `UNKNOWN`). The raw
+ * entries are read once, never copied or re-serialized.
  *
  * Note: the core `Projector` type declares only `ProjectionError`; a `BackendError` for a
  * backend error report travels in the same failure channel (the ToolBoundary maps both).
@@ -146,65 +161,100 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
       if (report instanceof ProjectionError) return report
       return new BackendError({ toolName: QUERY_LOGS_TOOL_NAME, cause: report.error })
     }
-    const raw = parseStrict(LogsResultRawSchema, rawInput)
-    if (raw instanceof ProjectionError) return raw
+    const accepted = acceptLogs(
+      rawInput,
+      (i) =>
+        new ProjectionError({ reason: "UNEXPECTED_SHAPE", detail: `entries.${i}.timestamp: invalid_date` })
+    )
+    if (accepted instanceof ProjectionError) return accepted
+    const { raw, millis: ms } = accepted
     const entries = raw.entries
     const n = entries.length
 
-    // Time order (stable on ties by position).
-    const ms = new Float64Array(n)
-    for (let i = 0; i < n; i++) {
-      const t = Date.parse(entries[i]!.timestamp)
-      if (Number.isNaN(t)) {
-        return new ProjectionError({
-          reason: "UNEXPECTED_SHAPE",
-          detail: `entries.${i}.timestamp: invalid_date`
-        })
-      }
-      ms[i] = t
-    }
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ms[a]! - ms[b]! || a - b)
-
-    const levels = new Array<string>(n)
-    const services = new Array<string>(n)
-    const messages = new Array<string>(n)
-    const cache = new Map<string, string>()
-    const serviceCache = new Map<string, string>()
+    // One pass: level and service ids (each distinct value sanitized once), mined type, time order.
+    const levelIds = new Map<string, number>()
+    const levelNames: string[] = []
+    const levelSlot = new Map<string, number>()
+    const serviceIds = new Map<string, number>()
+    const serviceNames: string[] = []
     let serviceCut = false
+    const grouper = new PatternGrouper()
+    const typeOf = new Int32Array(n)
+    const pairOf = new Int32Array(n)
+    let sorted = true
     for (let i = 0; i < n; i++) {
       const entry = entries[i]!
-      levels[i] = normalizeLogLevel(entry.level)
-      let service = serviceCache.get(entry.service)
+      let level = levelIds.get(entry.level)
+      if (level === undefined) {
+        const name = normalizeLogLevel(entry.level)
+        level = levelSlot.get(name)
+        if (level === undefined) {
+          level = levelNames.length
+          levelSlot.set(name, level)
+          levelNames.push(name)
+        }
+        levelIds.set(entry.level, level)
+      }
+      let service = serviceIds.get(entry.service)
       if (service === undefined) {
         const sanitized = sanitizeService(entry.service)
-        service = sanitized.service
         if (sanitized.cut) serviceCut = true
-        if (serviceCache.size < 4096) serviceCache.set(entry.service, service)
+        service = serviceNames.length
+        serviceNames.push(sanitized.service)
+        serviceIds.set(entry.service, service)
       }
-      services[i] = service
-      // Repeated messages (health checks, retries) are redacted once per projection.
-      const message = entry.message
-      let redacted = message.length <= 2048 ? cache.get(message) : undefined
-      if (redacted === undefined) {
-        redacted = redactText(message)
-        if (message.length <= 2048) cache.set(message, redacted)
-      }
-      messages[i] = redacted
+      pairOf[i] = service * LEVEL_SLOTS + level
+      typeOf[i] = grouper.add(entry.message)
+      if (i > 0 && ms[i]! < ms[i - 1]!) sorted = false
     }
-    const grouping = groupLogPatterns(messages)
-    const templates = new Map<number, string>()
-    for (const pattern of grouping.patterns) templates.set(pattern.id, pattern.template)
+    // Time order (stable on ties by position): the identity when the backend sent it sorted.
+    const order: ArrayLike<number> = sorted
+      ? { length: n }
+      : Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => ms[a]! - ms[b]! || a - b)
+    const at = (k: number): number => (sorted ? k : order[k]!)
 
-    const groups = new Map<string, PatternAccumulator>()
-    for (const i of order) {
-      const template = templates.get(grouping.patternIds[i] ?? -1) ?? messages[i]!
-      const key = `${levels[i]}\u0000${services[i]}\u0000${template}`
-      const group = groups.get(key)
+    const { clusterOfType, templates } = grouper.finish()
+    const clusterCount = templates.length
+    const byCluster = new Map<number, PatternAccumulator>()
+    for (let k = 0; k < n; k++) {
+      const i = at(k)
+      const key = pairOf[i]! * clusterCount + clusterOfType[typeOf[i]!]!
+      const group = byCluster.get(key)
       if (group === undefined) {
-        groups.set(key, { level: levels[i]!, service: services[i]!, template, first: i, last: i, count: 1 })
+        const pair = pairOf[i]!
+        byCluster.set(key, {
+          level: levelNames[pair % LEVEL_SLOTS]!,
+          service: serviceNames[Math.floor(pair / LEVEL_SLOTS)]!,
+          template: templates[clusterOfType[typeOf[i]!]!]!,
+          first: i,
+          last: i,
+          count: 1
+        })
       } else {
         group.last = i
         group.count++
+      }
+    }
+
+    // Clusters whose templates redact alike are one pattern (hosts, pods, ... became placeholders).
+    const redactedTemplates = new Map<string, string>()
+    const groups = new Map<string, PatternAccumulator>()
+    for (const group of byCluster.values()) {
+      let redacted = redactedTemplates.get(group.template)
+      if (redacted === undefined) {
+        redacted = redactText(group.template)
+        redactedTemplates.set(group.template, redacted)
+      }
+      const key = `${group.level}\u0000${group.service}\u0000${redacted}`
+      const merged = groups.get(key)
+      if (merged === undefined) groups.set(key, { ...group })
+      else {
+        if (before(ms, group.first, merged.first)) {
+          merged.first = group.first
+          merged.template = group.template
+        }
+        if (before(ms, merged.last, group.last)) merged.last = group.last
+        merged.count += group.count
       }
     }
     const ranked = [...groups.values()].sort(
@@ -215,21 +265,32 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
         (a.template < b.template ? -1 : a.template > b.template ? 1 : 0)
     )
 
+    const redactedMessages = new Map<number, string>()
+    const messageOf = (i: number): string => {
+      let text = redactedMessages.get(i)
+      if (text === undefined) {
+        text = redactText(entries[i]!.message)
+        redactedMessages.set(i, text)
+      }
+      return text
+    }
+
     let cut = raw.total_matched > n || serviceCut
     if (ranked.length > limits.maxPatterns) cut = true
     const usedIds = new Set<string>()
     const patterns: LogPatternObservation[] = ranked.slice(0, limits.maxPatterns).map((group) => {
-      let id = logPatternId(group.level, group.service, group.template)
+      const exampleFull = messageOf(group.first)
+      const templateFull = redactTemplate(group.template, exampleFull)
+      let id = logPatternId(group.level, group.service, templateFull)
       if (usedIds.has(id)) {
         let k = 2
         while (usedIds.has(`${id}-${k}`)) k++
         id = `${id}-${k}`
       }
       usedIds.add(id)
-      const template = cutText(group.template, limits.maxMessageChars)
-      const example = cutText(messages[group.first]!, limits.maxMessageChars)
-      if (template.length < group.template.length || example.length < messages[group.first]!.length)
-        cut = true
+      const template = cutText(templateFull, limits.maxMessageChars)
+      const example = cutText(exampleFull, limits.maxMessageChars)
+      if (template.length < templateFull.length || example.length < exampleFull.length) cut = true
       return {
         pattern_id: id,
         level: group.level,
@@ -242,14 +303,21 @@ export const projectLogs = (overrides?: Partial<ToolProjectionLimits>): Projecto
       }
     })
 
-    const orderedTimes = order.map((i) => ms[i]!)
+    const orderedTimes = sorted ? ms : Float64Array.from({ length: n }, (_, k) => ms[at(k)]!)
     const sample = sampleTimeline(orderedTimes, limits.maxEvents)
     if (sample.length < n) cut = true
     const timeline: LogEventObservation[] = sample.map((position) => {
-      const i = order[position]!
-      const message = cutText(messages[i]!, limits.maxMessageChars)
-      if (message.length < messages[i]!.length) cut = true
-      return { timestamp: entries[i]!.timestamp, level: levels[i]!, service: services[i]!, message }
+      const i = at(position)
+      const full = messageOf(i)
+      const message = cutText(full, limits.maxMessageChars)
+      if (message.length < full.length) cut = true
+      const pair = pairOf[i]!
+      return {
+        timestamp: entries[i]!.timestamp,
+        level: levelNames[pair % LEVEL_SLOTS]!,
+        service: serviceNames[Math.floor(pair / LEVEL_SLOTS)]!,
+        message
+      }
     })
 
     const scope = {

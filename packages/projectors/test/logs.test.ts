@@ -2,6 +2,9 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { logPatternId, projectLogs, sampleTimeline } from "../src/index.js"
 import { LOG_LEVELS, MAX_SERVICE_CHARS, normalizeLogLevel, sanitizeLogService } from "../src/logs.js"
+import { parseIsoMillis } from "../src/logs-input.js"
+import { redactTemplate } from "../src/logs-template.js"
+import { redactText } from "../src/redaction/index.js"
 import { bytesOf, ok, run } from "./helpers.js"
 import { fillerText, SECRET_SHAPES } from "./secrets.js"
 
@@ -350,5 +353,115 @@ describe("projectLogs: service and level of raw entries", () => {
     expect((p.observation.scope as any).service).toBe("<HOST>")
     const q = ok(run(project, request, { ...raw([entry(1, "boom")]), scope: { ...scope, service: null } }))
     expect((q.observation.scope as any).service).toBe(null)
+  })
+})
+
+describe("projectLogs: redaction of what is emitted only", () => {
+  const templatesOf = [
+    (s: string, n: number) => `login ok for user u${n} with ${s} from 10.1.${n % 250}.7`,
+    (s: string, n: number) => `request ${n} failed: upstream said ${s} after ${n * 3}ms`,
+    (s: string, n: number) => `cache refresh ${n} done (${s})`
+  ]
+  const wildcardMatch = (token: string, visible: ReadonlyArray<string>): boolean => {
+    if (token === "<*>" || visible.includes(token)) return true
+    const escaped = token.split("<*>").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    const re = new RegExp(`^${escaped.join("[\\s\\S]*")}$`)
+    return visible.some((v) => re.test(v))
+  }
+
+  it("property (fixed seed): every emitted string equals or is covered by its full redaction", () => {
+    const arb = fc.tuple(
+      fc.constantFrom(...SECRET_SHAPES),
+      fc.array(
+        fc.tuple(
+          fc.integer({ min: 0, max: 3600 }),
+          fc.constantFrom("ERROR", "warn", "INFO"),
+          fc.constantFrom("checkout", "payment", "db-7f9c6d5b4-x2k4p"),
+          fc.integer({ min: 0, max: 2 }),
+          fc.integer({ min: 0, max: 999 })
+        ),
+        { minLength: 1, maxLength: 40 }
+      )
+    )
+    fc.assert(
+      fc.property(
+        arb.chain(([shape, rows]) => fc.tuple(fc.constant(rows), shape.arb)),
+        ([rows, [embedded, secret]]) => {
+          // The same secret on every line: it is a template constant, and must still go.
+          const entries = rows.map(([second, level, service, t, n]) =>
+            entry(second, templatesOf[t]!(embedded, n), level, service)
+          )
+          const p = ok(
+            run(projectLogs({ maxEvents: 50, maxPatterns: 50, maxMessageChars: 4000 }), request, raw(entries))
+          )
+          const text = JSON.stringify(p.observation)
+          expect(text).not.toContain(secret)
+          const full = entries.map((e) => redactText(e.message))
+          for (const event of p.observation.timeline as any[]) {
+            const i = entries.findIndex(
+              (e, k) => e.timestamp === event.timestamp && full[k] === event.message
+            )
+            expect(i, event.message).toBeGreaterThanOrEqual(0)
+            expect(event.service).toBe(sanitizeLogService(entries[i]!.service))
+            expect(event.level).toBe(normalizeLogLevel(entries[i]!.level))
+          }
+          for (const pattern of p.observation.patterns as any[]) {
+            expect(full).toContain(pattern.example)
+            const visible = pattern.example.split(/\s+/)
+            for (const token of pattern.template.split(" ")) {
+              expect(wildcardMatch(token, visible), `${token} in ${pattern.template}`).toBe(true)
+            }
+          }
+        }
+      ),
+      { seed: 4242, numRuns: 200 }
+    )
+  })
+
+  it("a secret on every line is a template constant, and is redacted there too", () => {
+    const entries = [1, 2, 3].map((s) => entry(s, `job ${s} uses key AKIAABCDEFGHIJKLMNOP now`))
+    const p = ok(run(project, request, raw(entries)))
+    expect(JSON.stringify(p.observation)).not.toContain("AKIAABCDEFGHIJKLMNOP")
+    const [pattern] = p.observation.patterns as any[]
+    expect(pattern.count).toBe(3)
+    expect(pattern.template).toBe(`job <*> uses key ${redactText("AKIAABCDEFGHIJKLMNOP")} now`)
+  })
+
+  it("a template token that full redaction of the example would not show becomes <*>", () => {
+    expect(redactTemplate("key hunter<*> ok", "key <SECRET> ok")).toBe("key <*> ok")
+    expect(redactTemplate("user=<*> ok", "user=bob ok")).toBe("user=<*> ok")
+    expect(redactTemplate("a b", "a b")).toBe("a b")
+  })
+
+  it("timestamps the fast path does not read go to the schema (and Date.parse)", () => {
+    const odd = { ...entry(1, "x"), timestamp: "2026-01-01T10:00:01.5+0100" }
+    const out = run(project, request, raw([odd, entry(2, "y")]))
+    // Either the schema accepts the form (and Date.parse reads it) or it is UNEXPECTED_SHAPE.
+    if (out.ok) expect((out.projection.observation.timeline as any[]).length).toBe(2)
+    else expect(out.error).toMatchObject({ _tag: "ProjectionError", reason: "UNEXPECTED_SHAPE" })
+    expect(parseIsoMillis("2026-01-01T10:00:01.5+01:00")).toBe(Date.parse("2026-01-01T10:00:01.5+01:00"))
+    expect(parseIsoMillis("2024-02-29T23:59:59.999999Z")).toBe(Date.parse("2024-02-29T23:59:59.999Z"))
+    expect(parseIsoMillis("2023-02-29T00:00:00Z")).toBeNaN()
+    expect(parseIsoMillis("2023-13-01T00:00:00Z")).toBeNaN()
+    expect(parseIsoMillis("2023-01-01 00:00:00Z")).toBeNaN()
+    expect(parseIsoMillis("2023-01-01T00:00:00")).toBeNaN()
+  })
+
+  it("property (fixed seed): the hand-written ISO reader agrees with Date.parse", () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date("1900-01-01T00:00:00Z"),
+          max: new Date("2200-01-01T00:00:00Z"),
+          noInvalidDate: true
+        }),
+        fc.constantFrom("Z", "+00:00", "-05:30", "+14:00"),
+        (d, zone) => {
+          const text = d.toISOString().replace("Z", zone)
+          expect(parseIsoMillis(text)).toBe(Date.parse(text))
+        }
+      ),
+      { seed: 7, numRuns: 500 }
+    )
   })
 })

@@ -1,6 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { groupLogPatterns, normalizeLogMessage } from "../src/patterns/index.js"
+import { maskedTokens } from "../src/patterns/normalize.js"
+import * as sig from "../src/patterns/signature.js"
 
 /** Grouping Accuracy: a line is correct when its predicted group equals its true group exactly. */
 function groupingAccuracy(predicted: ReadonlyArray<number>, truth: ReadonlyArray<number>): number {
@@ -304,5 +306,152 @@ describe("groupLogPatterns", () => {
     const g = groupLogPatterns(messages)
     expect(g.patterns.length).toBe(2)
     expect(g.patternIds[0]).not.toBe(g.patternIds[1])
+  })
+})
+
+describe("line signatures", () => {
+  it("lines with equal signatures have equal masked tokens (fixed seed)", () => {
+    const { lineSignature } = sig
+    const piece = fc.oneof(
+      fc.constantFrom(
+        "a",
+        "ab",
+        "user",
+        "x1",
+        "ab12",
+        "0x1f",
+        "v2",
+        "10ms",
+        "deadbeef",
+        "-",
+        ".",
+        "/",
+        ":",
+        "(",
+        ")",
+        "=",
+        " ",
+        "  "
+      ),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.stringMatching(/^[0-9a-f]{1,12}$/)
+    )
+    const line = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""))
+    fc.assert(
+      fc.property(line, line, (a, b) => {
+        const la = lineSignature(a)
+        const ha = sig.signatureHigh
+        const lb = lineSignature(b)
+        const hb = sig.signatureHigh
+        if (la === lb && ha === hb) expect(maskedTokens(a)).toEqual(maskedTokens(b))
+        expect(lineSignature(a)).toBe(la)
+      }),
+      { seed: 12, numRuns: 3000 }
+    )
+    // Same shape, other digits and other hex ids: one signature.
+    expect(lineSignature("req 3f9a2b1c took 12ms from 10.0.0.1")).toBe(
+      lineSignature("req 77a0c4d2 took 907ms from 192.168.10.200")
+    )
+  })
+
+  it("SignatureTable maps 64-bit keys and grows", () => {
+    const table = new sig.SignatureTable()
+    for (let i = 0; i < 5000; i++) table.set(i * 7919, i & 3, i)
+    expect(table.get(7919 * 42, 42 & 3)).toBe(42)
+    expect(table.get(7919 * 42, 3)).toBe(-1)
+    table.set(0, 0, 9)
+    expect(table.get(0, 0)).toBe(9)
+  })
+})
+
+describe("final template merge", () => {
+  it("a variable spanning one token on some lines and two on others is one pattern", () => {
+    const r = rng(99)
+    const word = () =>
+      Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(r() * 26)]).join("")
+    const lines: string[] = []
+    for (let i = 0; i < 40; i++) {
+      lines.push(
+        i % 2 === 0 ? `open file ${word()} for reading` : `open file ${word()} ${word()} for reading`
+      )
+    }
+    const grouping = groupLogPatterns(lines)
+    expect(new Set(grouping.patternIds).size).toBe(1)
+    expect(grouping.patterns[0]!.template).toBe("open file <*> for reading")
+    // Without a wildcard nothing merges: two constant templates stay two.
+    expect(
+      groupLogPatterns(["cache warm", "cache warm", "cache cold now", "cache cold now"]).patterns
+    ).toHaveLength(2)
+  })
+})
+
+describe("numericRun", () => {
+  /** The rule as regexes: the specification numericRun implements in place. */
+  const spec = (run: string): boolean => {
+    const digits = run.replace(/\D/g, "").length
+    if (digits === 0) return false
+    return (
+      digits * 2 >= run.length ||
+      /^0[xX][0-9a-fA-F]+$/.test(run) ||
+      /^\d+[A-Za-z]{1,3}$/.test(run) ||
+      /^[vV]\d+$/.test(run) ||
+      (run.length >= 4 && /^[0-9a-fA-F]+$/.test(run)) ||
+      /\d[A-Za-z]+\d/.test(run)
+    )
+  }
+  it("agrees with the regex rules (fixed seed), and on known words and ids", () => {
+    const run = fc.stringMatching(/^[0-9A-Za-z]{1,14}$/)
+    fc.assert(
+      fc.property(run, fc.string({ maxLength: 3 }), (r, pad) => {
+        const line = `${pad}${r}${pad}`
+        const digits = r.replace(/\D/g, "").length
+        expect(sig.numericRun(line, pad.length, pad.length + r.length, digits)).toBe(spec(r))
+      }),
+      { seed: 31, numRuns: 3000 }
+    )
+    for (const word of ["utf8", "ipv4", "alt0", "storage234", "http2"]) expect(spec(word)).toBe(false)
+    for (const id of ["a1b2c3", "0x1f", "10ms", "v2", "deadbeef1", "J12"]) expect(spec(id)).toBe(true)
+  })
+})
+
+describe("masking by token shape", () => {
+  it("grouping on token shapes gives the masked tokens of normalizeLogMessage (fixed seed)", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        "a",
+        "user",
+        "x1",
+        "ab12",
+        "0x1f",
+        "v2",
+        "10ms",
+        "KB",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        "-",
+        "/",
+        ":"
+      ),
+      fc.constantFrom(" ", "  ", "\t", "\u00a0"),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.stringMatching(/^[0-9a-f]{1,10}$/),
+      fc.constant("123e4567-e89b-12d3-a456-426614174000")
+    )
+    const line = fc.array(piece, { maxLength: 14 }).map((parts) => parts.join(""))
+    fc.assert(
+      fc.property(line, (text) => {
+        // One line alone is its own template: its masked tokens, runs of <*> written as one.
+        const { patterns } = groupLogPatterns([text])
+        const expected = normalizeLogMessage(text)
+          .split(" ")
+          .filter((t, i, all) => !(t === "<*>" && all[i - 1] === "<*>"))
+          .join(" ")
+        expect(patterns[0]!.template).toBe(expected)
+      }),
+      { seed: 77, numRuns: 3000 }
+    )
   })
 })

@@ -55,7 +55,8 @@ const clusterNodes = (raw: string): Array<{ host: string; port: number }> =>
  * The Redis config the environment describes, or `undefined` without `REDIS_URL`.
  * Reads `REDIS_URL`, `REDIS_CLUSTER_NODES` (`host:port,...`), `CANONICAL_STORE_KEY_PREFIX`,
  * `CANONICAL_STORE_TTL_MS`, `CANONICAL_STORE_MAX_RECORD_BYTES`, `REDIS_COMMAND_TIMEOUT_MS`,
- * `REDIS_CONNECT_TIMEOUT_MS`, `REDIS_RECONNECT_MAX_DELAY_MS`; `overrides` win over both. Throws `TypeError` naming the variable
+ * `REDIS_CONNECT_TIMEOUT_MS`, `REDIS_RECONNECT_MAX_DELAY_MS`, `CANONICAL_STORE_COMPRESS_ABOVE_BYTES`;
+ * `overrides` win over both. Throws `TypeError` naming the variable
  * on malformed values, and `TypeError`/`RangeError` when the resulting config is invalid
  * (`validateRedisCanonicalStoreConfig`, e.g. a bad `overrides.keyPrefix`).
  */
@@ -76,6 +77,7 @@ export const redisConfigFromEnv = (
     commandTimeoutMs: positiveInt(env, "REDIS_COMMAND_TIMEOUT_MS") ?? d.commandTimeoutMs,
     connectTimeoutMs: positiveInt(env, "REDIS_CONNECT_TIMEOUT_MS") ?? d.connectTimeoutMs,
     reconnectMaxDelayMs: positiveInt(env, "REDIS_RECONNECT_MAX_DELAY_MS") ?? d.reconnectMaxDelayMs,
+    compressAboveBytes: positiveInt(env, "CANONICAL_STORE_COMPRESS_ABOVE_BYTES") ?? d.compressAboveBytes,
     ...(nodes && nodes.length > 0 ? { cluster: { nodes } } : {}),
     ...overrides
   })

@@ -5,7 +5,13 @@ export {
 } from "@aiops-harness/core"
 export { canonicalStoreLayerFromEnv, redisConfigFromEnv, type StoreEnv } from "./env.js"
 export {
+  checkRedisEvictionPolicy,
+  DEFAULT_COMPRESS_ABOVE_BYTES,
   defaultRedisCanonicalStoreConfig,
+  evaluateEvictionPolicy,
+  RECOMMENDED_EVICTION_POLICIES,
+  type RedisEvictionCheck,
+  warnOnRedisEvictionPolicy,
   makeRedisCanonicalStore,
   RedisCanonicalStore,
   type RedisCanonicalStoreConfig,

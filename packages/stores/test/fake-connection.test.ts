@@ -20,6 +20,7 @@ const fake = (overrides: Partial<RedisConnection>): RedisConnection => ({
   setPxNx: async () => "OK",
   evalsha: async () => [0],
   eval: async () => [0],
+  memoryConfig: async () => ({ policy: "volatile-ttl", maxmemory: 0 }),
   connect: async () => {},
   quit: async () => "OK",
   disconnect: () => {},

@@ -67,6 +67,16 @@ canonicalStoreConformance({
   skip: !binaries
 })
 
+canonicalStoreConformance({
+  name: "redis cluster (3 masters), compressed records",
+  layer: () =>
+    RedisCanonicalStore.layer(clusterConfig({ ttlMillis: CONFORMANCE_TTL_MS, compressAboveBytes: 1 })),
+  ttlMillis: CONFORMANCE_TTL_MS,
+  maxRecordBytes: 4_096,
+  advance: (millis) => Effect.sleep(millis),
+  skip: !binaries
+})
+
 describe.skipIf(!binaries)("Redis canonical store on a Cluster", () => {
   const run = <A, E>(
     config: RedisCanonicalStoreConfig,

@@ -6,6 +6,8 @@ import type { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   canonicalStoreLayerFromEnv,
+  checkRedisEvictionPolicy,
+  evaluateEvictionPolicy,
   RedisCanonicalStore,
   type RedisCanonicalStoreConfig
 } from "../src/index.js"
@@ -63,6 +65,114 @@ canonicalStoreConformance({
   maxRecordBytes: 4_096,
   advance: (millis) => Effect.sleep(millis),
   skip: !redisUp
+})
+
+// Every terminal record compressed (threshold 1 byte): reads and transitions see the header.
+canonicalStoreConformance({
+  name: `redis single node, compressed records (${url})`,
+  layer: () =>
+    RedisCanonicalStore.layer(baseConfig(url, { ttlMillis: CONFORMANCE_TTL_MS, compressAboveBytes: 1 })),
+  ttlMillis: CONFORMANCE_TTL_MS,
+  maxRecordBytes: 4_096,
+  advance: (millis) => Effect.sleep(millis),
+  skip: !redisUp
+})
+
+describe.skipIf(!redisUp)("Redis canonical store: compression of large records", () => {
+  let raw: Redis
+  beforeAll(() => {
+    raw = rawClient(url)
+  })
+  afterAll(async () => {
+    await raw.quit()
+  })
+
+  const bigReady = (record: ReturnType<typeof projectingRecord>) => {
+    const entries = Array.from({ length: 2_000 }, (_, i) => ({
+      timestamp: "2026-01-01T00:00:00Z",
+      level: "ERROR",
+      message: `Connection ${i} to 10.0.0.${i % 250} timed out`
+    }))
+    return { ...readyRecord(record), rawResponse: { entries } }
+  }
+
+  it("a READY record above the threshold is stored compressed, read back equal, refused a 2nd transition", async () => {
+    const config = baseConfig(url, { ttlMillis: 60_000, maxRecordBytes: 1 << 20, compressAboveBytes: 1024 })
+    const record = projectingRecord()
+    const ready = bigReady(record)
+    const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.create(record)
+        // PROJECTING is never compressed: the transition script decodes it as JSON.
+        expect((yield* Effect.promise(() => raw.getBuffer(key)))![0]).toBe("{".charCodeAt(0))
+        yield* store.transition(ready)
+        const stored = (yield* Effect.promise(() => raw.getBuffer(key)))!
+        expect(stored.subarray(0, 10).toString("latin1")).toBe("\u0000Z1:READY\n")
+        expect(stored.length * 5).toBeLessThan(JSON.stringify(ready).length)
+        expect(Option.getOrThrow(yield* store.get(record.runId, record.toolCallId))).toEqual(ready)
+        const again = yield* Effect.flip(store.transition(errorRecord(record)))
+        expect(again).toMatchObject({ _tag: "IllegalTransition", from: "READY", to: "ERROR" })
+      })
+    )
+    expect(await raw.pttl(key)).toBeGreaterThan(0)
+    await raw.del(key)
+  })
+
+  it("maxRecordBytes bounds the uncompressed JSON: a large record is refused even if it would compress", async () => {
+    const config = baseConfig(url, { maxRecordBytes: 4_096, compressAboveBytes: 1024 })
+    const record = projectingRecord()
+    const e = await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.create(record)
+        return yield* Effect.flip(store.transition(bigReady(record)))
+      })
+    )
+    expect(e).toMatchObject({ _tag: "RecordTooLarge", limit: 4_096 })
+  })
+
+  it("a damaged compressed value is CORRUPT_RECORD on get; an unknown status in its header on transition", async () => {
+    const config = baseConfig(url, { ttlMillis: 60_000 })
+    const record = projectingRecord()
+    const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+    await raw.set(key, Buffer.concat([Buffer.from("\u0000Z1:READY\n", "latin1"), Buffer.from("not deflate")]))
+    const other = projectingRecord()
+    const otherKey = canonicalInvocationKey(config.keyPrefix, other.runId, other.toolCallId)
+    await raw.set(otherKey, Buffer.from("\u0000Z1:WEIRD\nxx", "latin1"))
+    await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        const e = yield* Effect.flip(store.get(record.runId, record.toolCallId))
+        expect(e).toMatchObject({ _tag: "StoreError", operation: "get", reason: "CORRUPT_RECORD" })
+        const t = yield* Effect.flip(store.transition(readyRecord(other)))
+        expect(t).toMatchObject({ _tag: "StoreError", operation: "transition", reason: "CORRUPT_RECORD" })
+      })
+    )
+    await raw.del(key, otherKey)
+  })
+})
+
+describe.skipIf(!redisUp)("Redis eviction-policy check against a real server", () => {
+  it("reads maxmemory-policy and maxmemory and says whether writes would be refused", async () => {
+    const check = await Effect.runPromise(checkRedisEvictionPolicy(baseConfig(url)))
+    expect(check.policy).not.toBeNull()
+    expect(check.maxmemoryBytes).not.toBeNull()
+    expect(check).toEqual(evaluateEvictionPolicy(check.policy, check.maxmemoryBytes))
+  })
+
+  it("an unreachable Redis is a warning, never a failure", async () => {
+    const port = await unusedPort()
+    const check = await Effect.runPromise(
+      checkRedisEvictionPolicy(baseConfig(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 300 }))
+    )
+    expect(check).toMatchObject({ policy: null, refusesWrites: false })
+    expect(check.warning).toContain("could not read maxmemory-policy")
+  })
 })
 
 describe.skipIf(!redisUp)("Redis canonical store against a real server", () => {

@@ -1,4 +1,16 @@
-import { maskedTokens, WILDCARD } from "./normalize.js"
+import {
+  BRACKET_WILDCARD,
+  BRACKETED_WILDCARD,
+  maskToken,
+  OPEN_WILDCARD,
+  PAREN_WILDCARD,
+  PAREN_WILDCARD_COMMA,
+  SPACE_RE,
+  UNIT_TRAIL_RE,
+  UNITS,
+  WILDCARD
+} from "./normalize.js"
+import { lineSignature, newTokenShapes, SignatureTable, signatureHigh, tokenShapes } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -16,14 +28,15 @@ export interface PatternGrouping {
 export interface PatternGroupingOptions {
   /**
    * A column whose values are all constant-looking words splits a group into sub-templates when it
-   * has at most this many distinct values. Default 12.
+   * has at most this many distinct values. Default 8: the smallest value at which no development
+   * file loses accuracy (a larger one only splits more variable words into templates).
    */
   readonly maxSplitValues?: number
   /** Tokens beyond this position are ignored for grouping (bounds work on huge lines). Default 256. */
   readonly maxTokens?: number
 }
 
-const DEFAULT_MAX_SPLIT_VALUES = 12
+const DEFAULT_MAX_SPLIT_VALUES = 8
 const DEFAULT_MAX_TOKENS = 256
 
 /**
@@ -40,6 +53,8 @@ interface Vocabulary {
   readonly words: string[]
   /** 1 when the token looks like a constant word. */
   readonly wordish: number[]
+  /** 1 when the token holds a `<*>`. */
+  readonly wild: number[]
 }
 
 function intern(vocab: Vocabulary, token: string): number {
@@ -49,60 +64,221 @@ function intern(vocab: Vocabulary, token: string): number {
     vocab.ids.set(token, id)
     vocab.words.push(token)
     vocab.wordish.push(WORDISH_RE.test(token) ? 1 : 0)
+    vocab.wild.push(token.includes(WILDCARD) ? 1 : 0)
   }
   return id
 }
 
 /**
+ * Incremental grouping: {@link PatternGrouper.add} each line (one pass, returns the line's type),
+ * then {@link PatternGrouper.finish} once. Lines are deduplicated by a one-pass signature
+ * ({@link lineSignature}), then by their masked tokens; the grouping itself runs on those distinct
+ * token sequences ("types"), each weighted by its number of lines, so its cost follows the number
+ * of distinct shapes, not lines.
+ */
+export class PatternGrouper {
+  private readonly maxSplit: number
+  private readonly maxTokens: number
+  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
+  private readonly typeOfSignature = new SignatureTable(2048)
+  private readonly tokens: Int32Array[] = []
+  private readonly weight: number[] = []
+  private readonly special: Int32Array
+
+  constructor(options: PatternGroupingOptions = {}) {
+    this.maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
+    this.maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
+    intern(this.vocab, WILDCARD)
+    this.special = Int32Array.from(
+      [OPEN_WILDCARD, BRACKET_WILDCARD, PAREN_WILDCARD, PAREN_WILDCARD_COMMA, BRACKETED_WILDCARD].map((w) =>
+        intern(this.vocab, w)
+      )
+    )
+  }
+
+  /** The vocabulary id of a raw token's masked form (a short digit-free token is its own). */
+  private maskedId(raw: string): number {
+    if (raw.length < 36) {
+      let digit = false
+      for (let i = 0; i < raw.length; i++) {
+        const c = raw.charCodeAt(i)
+        if (c >= 48 && c <= 57) {
+          digit = true
+          break
+        }
+      }
+      if (!digit) return intern(this.vocab, raw)
+    }
+    return intern(this.vocab, maskToken(raw))
+  }
+
+  private readonly shapes = newTokenShapes()
+  /** Token shape -> vocabulary id of the masked token. */
+  private readonly idOfShape = new SignatureTable(4096)
+
+  /**
+   * `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there), each
+   * distinct token shape masked once.
+   */
+  private maskedIds(message: string): Int32Array {
+    const shapes = this.shapes
+    if (!tokenShapes(message, shapes)) return this.maskedIdsBySplit(message)
+    const special = this.special
+    const open = special[0]!
+    const bracket = special[1]!
+    const paren = special[2]!
+    const parenComma = special[3]!
+    const bracketed = special[4]!
+    const { wild, words } = this.vocab
+    const out: number[] = []
+    for (let k = 0; k < shapes.count; k++) {
+      let id = -1
+      if (shapes.direct[k] === 0) id = this.idOfShape.get(shapes.lo[k]!, shapes.hi[k]!)
+      if (id < 0) {
+        id = intern(this.vocab, maskToken(message.slice(shapes.start[k], shapes.end[k])))
+        if (shapes.direct[k] === 0) this.idOfShape.set(shapes.lo[k]!, shapes.hi[k]!, id)
+      }
+      // A unit word is at most 4 letters plus closing punctuation: longer tokens skip the regex.
+      if (
+        (id === WILDCARD_ID || id === open || id === bracket) &&
+        k + 1 < shapes.count &&
+        shapes.end[k + 1]! - shapes.start[k + 1]! <= 10
+      ) {
+        const m = UNIT_TRAIL_RE.exec(message.slice(shapes.start[k + 1], shapes.end[k + 1]))
+        if (m !== null && UNITS.has(m[1]!.toLowerCase())) {
+          id = intern(this.vocab, words[id]! + m[2]!)
+          k++
+        }
+      }
+      if (id === paren || id === parenComma || id === bracketed) continue
+      if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
+      out.push(id)
+    }
+    if (out.length > this.maxTokens) out.length = this.maxTokens
+    return new Int32Array(out)
+  }
+
+  /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
+  private maskedIdsBySplit(message: string): Int32Array {
+    const raw = message.trim()
+    const parts = raw === "" ? [] : raw.split(SPACE_RE)
+    const special = this.special
+    const open = special[0]!
+    const bracket = special[1]!
+    const paren = special[2]!
+    const parenComma = special[3]!
+    const bracketed = special[4]!
+    const { wild, words } = this.vocab
+    const out: number[] = []
+    for (let i = 0; i < parts.length; i++) {
+      let id = this.maskedId(parts[i]!)
+      if (id === WILDCARD_ID || id === open || id === bracket) {
+        const next = parts[i + 1]
+        if (next !== undefined) {
+          const m = UNIT_TRAIL_RE.exec(next)
+          if (m !== null && UNITS.has(m[1]!.toLowerCase())) {
+            id = intern(this.vocab, words[id]! + m[2]!)
+            i++
+          }
+        }
+      }
+      if (id === paren || id === parenComma || id === bracketed) continue
+      if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
+      out.push(id)
+    }
+    if (out.length > this.maxTokens) out.length = this.maxTokens
+    return new Int32Array(out)
+  }
+
+  /** Number of types so far (type ids are 0 .. typeCount - 1). */
+  get typeCount(): number {
+    return this.tokens.length
+  }
+
+  /** Adds one line; returns its type id. */
+  add(message: string): number {
+    const lo = lineSignature(message)
+    const hi = signatureHigh
+    let type = this.typeOfSignature.get(lo, hi)
+    if (type < 0) {
+      // Two signatures may share masked tokens: they stay two types, which the grouping puts in
+      // one cluster anyway (equal sequences have equal frequencies and split on no column).
+      const t = this.maskedIds(message)
+      type = this.tokens.length
+      this.tokens.push(t)
+      this.weight.push(0)
+      this.typeOfSignature.set(lo, hi, type)
+    }
+    this.weight[type]!++
+    return type
+  }
+
+  /** Clusters the types: `clusterOfType[type]` indexes `templates`. */
+  finish(): { readonly clusterOfType: Int32Array; readonly templates: ReadonlyArray<string> } {
+    const { tokens, weight, vocab, maxSplit } = this
+    const byLength = new Map<number, number[]>()
+    for (let t = 0; t < tokens.length; t++) {
+      const len = tokens[t]!.length
+      const list = byLength.get(len)
+      if (list === undefined) byLength.set(len, [t])
+      else list.push(t)
+    }
+    const counts = new Int32Array(vocab.words.length)
+    const sorted = new Int32Array(this.maxTokens)
+    const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit, counts, sorted }
+    const clusters: number[][] = []
+    for (const [len, members] of byLength) partition(corpus, members, len, clusters)
+    const clusterOfType = new Int32Array(tokens.length)
+    const templates: string[] = []
+    const merged = new Map<string, number>()
+    for (let c = 0; c < clusters.length; c++) {
+      const members = clusters[c]!
+      const template = templateOf(tokens, members, vocab.words)
+      // Final merge: templates equal once runs of `<*>` are one `<*>` are one template (a
+      // variable that spans one token on some lines and several on others).
+      const key = template.includes(WILDCARD_RUN) ? collapseWildcards(template) : template
+      let id = key.includes(WILDCARD) ? merged.get(key) : undefined
+      if (id === undefined) {
+        id = templates.length
+        merged.set(key, id)
+        templates.push(key === template ? template : key)
+      }
+      for (const m of members) clusterOfType[m] = id
+    }
+    return { clusterOfType, templates }
+  }
+}
+
+/**
  * Group log messages into templates. Deterministic: the same input gives the same output, and
- * pattern ids are numbered in order of first appearance.
+ * pattern ids are numbered in order of first appearance. See {@link PatternGrouper}.
  */
 export function groupLogPatterns(
   messages: ReadonlyArray<string>,
   options: PatternGroupingOptions = {}
 ): PatternGrouping {
-  const maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
-  const maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
   const n = messages.length
-  const vocab: Vocabulary = { ids: new Map(), words: [], wordish: [] }
-  intern(vocab, WILDCARD)
-  const tokens: Int32Array[] = new Array(n)
-  const byLength = new Map<number, number[]>()
-  for (let i = 0; i < n; i++) {
-    const masked = maskedTokens(messages[i] ?? "")
-    const len = Math.min(masked.length, maxTokens)
-    const t = new Int32Array(len)
-    for (let p = 0; p < len; p++) t[p] = intern(vocab, masked[p]!)
-    tokens[i] = t
-    const list = byLength.get(len)
-    if (list === undefined) byLength.set(len, [i])
-    else list.push(i)
-  }
+  const grouper = new PatternGrouper(options)
+  const typeOfLine = new Int32Array(n)
+  for (let i = 0; i < n; i++) typeOfLine[i] = grouper.add(messages[i] ?? "")
+  const { clusterOfType, templates } = grouper.finish()
 
-  const clusters: number[][] = []
-  for (const [len, members] of byLength) {
-    partition(tokens, members, len, maxSplit, vocab.wordish, clusters)
-  }
-
-  // Templates; identical templates share one pattern.
-  const clusterOf = new Int32Array(n)
-  const templates: string[] = []
-  for (let c = 0; c < clusters.length; c++) {
-    const members = clusters[c]!
-    templates.push(templateOf(tokens, members, vocab.words))
-    for (const m of members) clusterOf[m] = c
-  }
-
+  // Pattern ids in order of first appearance; identical templates share one pattern.
   const idOfTemplate = new Map<string, number>()
+  const patternOfCluster = new Int32Array(templates.length).fill(-1)
   const patternIds: number[] = new Array(n)
   const patterns: { id: number; template: string; count: number }[] = []
   for (let i = 0; i < n; i++) {
-    const template = templates[clusterOf[i]!]!
-    let id = idOfTemplate.get(template)
-    if (id === undefined) {
-      id = patterns.length
-      idOfTemplate.set(template, id)
-      patterns.push({ id, template, count: 0 })
+    const c = clusterOfType[typeOfLine[i]!]!
+    let id = patternOfCluster[c]!
+    if (id < 0) {
+      const template = templates[c]!
+      id = idOfTemplate.get(template) ?? patterns.length
+      if (id === patterns.length) {
+        idOfTemplate.set(template, id)
+        patterns.push({ id, template, count: 0 })
+      }
+      patternOfCluster[c] = id
     }
     patterns[id]!.count++
     patternIds[i] = id
@@ -110,9 +286,28 @@ export function groupLogPatterns(
   return { patternIds, patterns }
 }
 
+/** Distinct token sequences and their line counts. */
+interface Corpus {
+  readonly tokens: Int32Array[]
+  readonly weight: number[]
+  readonly wordish: number[]
+  readonly maxSplit: number
+  /** Scratch counts by token id, all zero between uses. */
+  readonly counts: Int32Array
+  /** Scratch for one line's frequencies (maxTokens long). */
+  readonly sorted: Int32Array
+}
+
+let scratchBuffer = new Int32Array(4096)
+/** A module-level scratch of at least `size` ints (grouping is synchronous: one user at a time). */
+function scratch(size: number): Int32Array {
+  if (scratchBuffer.length < size) scratchBuffer = new Int32Array(Math.max(size, scratchBuffer.length * 2))
+  return scratchBuffer
+}
+
 function templateOf(tokens: Int32Array[], members: number[], words: string[]): string {
   const first = tokens[members[0]!]!
-  const out: string[] = []
+  let out = ""
   for (let p = 0; p < first.length; p++) {
     const v = first[p]!
     let same = true
@@ -122,72 +317,120 @@ function templateOf(tokens: Int32Array[], members: number[], words: string[]): s
         break
       }
     }
-    out.push(same ? words[v]! : WILDCARD)
+    out += p === 0 ? "" : " "
+    out += same ? words[v]! : WILDCARD
   }
-  return out.join(" ")
+  return out
 }
 
 /**
  * Brain-style root selection inside one same-length group: every (position, token) pair gets its
- * frequency in the group; for each line, the frequency shared by the most of its constant-looking
- * tokens (ties: the higher one) marks its template's own words, and lines with the same such words
- * form an initial group. Each initial group is then split further on word-valued columns.
+ * frequency in the group (in lines); for each line, the frequency shared by the most of its
+ * constant-looking tokens (ties: the higher one) marks its template's own words, and lines with
+ * the same such words form an initial group. Each initial group is then split further on
+ * word-valued columns.
  */
-function partition(
-  tokens: Int32Array[],
-  members: number[],
-  len: number,
-  maxSplit: number,
-  wordish: number[],
-  out: number[][]
-): void {
-  if (members.length <= 1 || len === 0) {
+function partition(corpus: Corpus, members: number[], len: number, out: number[][]): void {
+  const { tokens, weight, counts } = corpus
+  const size = members.length
+  if (size <= 1 || len === 0) {
     out.push(members)
     return
   }
-  // Key (token id, position) -> frequency. len <= maxTokens, so id * stride + p is unique.
-  const stride = len
-  const freq = new Map<number, number>()
-  for (const m of members) {
-    const t = tokens[m]!
-    for (let p = 0; p < len; p++) {
-      const k = t[p]! * stride + p
-      freq.set(k, (freq.get(k) ?? 0) + 1)
-    }
+  // freqAt[k * len + p]: frequency (in lines) of member k's token at position p. Counted one
+  // column at a time in `counts` (indexed by token id, left zeroed), no map, no per-pair key.
+  const freqAt = scratch(size * len)
+  const rows = members.map((m) => tokens[m]!)
+  const weights = members.map((m) => weight[m]!)
+  for (let p = 0; p < len; p++) {
+    for (let k = 0; k < size; k++) counts[rows[k]![p]!]! += weights[k]!
+    for (let k = 0; k < size; k++) freqAt[k * len + p] = counts[rows[k]![p]!]!
+    for (let k = 0; k < size; k++) counts[rows[k]![p]!] = 0
   }
-  const initial = new Map<string, number[]>()
-  const lineFreq = new Int32Array(len)
-  const counts = new Map<number, number>()
-  for (const m of members) {
+  const initial = new Map<number, number[]>()
+  const firstOf = new Map<number, number>()
+  const collided = new Map<string, number[]>()
+  const rootF = new Int32Array(size)
+  const sorted = corpus.sorted
+  for (let k = 0; k < size; k++) {
+    const m = members[k]!
     const t = tokens[m]!
-    counts.clear()
-    for (let p = 0; p < len; p++) {
-      const v = t[p]!
-      if (v === WILDCARD_ID) {
-        lineFreq[p] = -1
-        continue
+    const base = k * len
+    // The frequency shared by the most non-wildcard tokens of the line (ties: the higher one).
+    let n = 0
+    for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID) sorted[n++] = freqAt[base + p]!
+    // Insertion sort in place (a line has few tokens; no view object per line).
+    for (let i = 1; i < n; i++) {
+      const v = sorted[i]!
+      let j = i - 1
+      while (j >= 0 && sorted[j]! > v) {
+        sorted[j + 1] = sorted[j]!
+        j--
       }
-      const f = freq.get(v * stride + p)!
-      lineFreq[p] = f
-      counts.set(f, (counts.get(f) ?? 0) + 1)
+      sorted[j + 1] = v
     }
     let bestF = -1
     let bestN = 0
-    for (const [f, c] of counts) {
-      if (c > bestN || (c === bestN && f > bestF)) {
-        bestF = f
-        bestN = c
+    for (let i = 0; i < n; ) {
+      let j = i + 1
+      while (j < n && sorted[j] === sorted[i]) j++
+      if (j - i >= bestN) {
+        bestN = j - i
+        bestF = sorted[i]!
       }
+      i = j
     }
-    let key = ""
+    // The group key is the set of (position, token) of those words: hashed to a small integer,
+    // checked against the group's first line (a collision falls back to a text key).
+    let h = 0x811c9dc5
     for (let p = 0; p < len; p++) {
-      if (lineFreq[p] === bestF) key += p + ":" + t[p] + ","
+      if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF)
+        h = Math.imul(h ^ (p * 65599 + t[p]!), 0x01000193)
     }
-    const list = initial.get(key)
-    if (list === undefined) initial.set(key, [m])
-    else list.push(m)
+    h &= 0x3fffffff
+    const list = initial.get(h)
+    if (list === undefined) {
+      initial.set(h, [m])
+      firstOf.set(h, k)
+    } else if (sameRoot(corpus, freqAt, len, firstOf.get(h)!, members, k, bestF, rootF)) list.push(m)
+    else {
+      const key = rootKey(t, freqAt, base, len, bestF)
+      const other = collided.get(key)
+      if (other === undefined) collided.set(key, [m])
+      else other.push(m)
+    }
+    rootF[k] = bestF
   }
-  for (const group of initial.values()) splitColumns(tokens, group, len, maxSplit, wordish, out)
+  for (const group of initial.values()) splitColumns(corpus, group, len, out)
+  for (const group of collided.values()) splitColumns(corpus, group, len, out)
+}
+
+/** Whether members k and j (of `members`) have the same template words (see partition). */
+function sameRoot(
+  corpus: Corpus,
+  freqAt: Int32Array,
+  len: number,
+  j: number,
+  members: number[],
+  k: number,
+  bestK: number,
+  rootF: Int32Array
+): boolean {
+  const a = corpus.tokens[members[j]!]!
+  const b = corpus.tokens[members[k]!]!
+  const bestJ = rootF[j]!
+  for (let p = 0; p < len; p++) {
+    const inA = a[p] !== WILDCARD_ID && freqAt[j * len + p] === bestJ
+    const inB = b[p] !== WILDCARD_ID && freqAt[k * len + p] === bestK
+    if (inA !== inB || (inA && a[p] !== b[p])) return false
+  }
+  return true
+}
+
+function rootKey(t: Int32Array, freqAt: Int32Array, base: number, len: number, bestF: number): string {
+  let key = ""
+  for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF) key += `${p}:${t[p]},`
+  return key
 }
 
 /**
@@ -195,14 +438,8 @@ function partition(
  * values all look like constant words, and split on it; columns with many distinct values or
  * non-word values stay variables.
  */
-function splitColumns(
-  tokens: Int32Array[],
-  members: number[],
-  len: number,
-  maxSplit: number,
-  wordish: number[],
-  out: number[][]
-): void {
+function splitColumns(corpus: Corpus, members: number[], len: number, out: number[][]): void {
+  const { tokens, wordish, maxSplit } = corpus
   const stack: number[][] = [members]
   const seen: number[] = []
   while (stack.length > 0) {
@@ -227,9 +464,9 @@ function splitColumns(
         }
       }
       if (!ok || seen.length <= 1) continue
-      // A column of 3+ values most of which occur in a single line is a variable (user names,
+      // A column of 3+ values many of which occur in a single line is a variable (user names,
       // hosts), not a choice between constant sub-templates: do not split on it.
-      if (seen.length >= 3 && mostlyUnique(tokens, group, p, seen.length)) continue
+      if (seen.length >= 3 && mostlyUnique(corpus, group, p, seen.length)) continue
       if (seen.length < bestDistinct) {
         bestDistinct = seen.length
         bestCol = p
@@ -252,14 +489,30 @@ function splitColumns(
   }
 }
 
-/** True when more than half of a column's distinct values occur in exactly one line of the group. */
-function mostlyUnique(tokens: Int32Array[], group: number[], col: number, distinct: number): boolean {
+/**
+ * True when more than a third of a column's distinct values occur in exactly one line of the group:
+ * a variable (user, host, file names). A third, not a half: the most variable-friendly share that
+ * costs no development file any accuracy.
+ */
+function mostlyUnique(corpus: Corpus, group: number[], col: number, distinct: number): boolean {
   const counts = new Map<number, number>()
   for (const m of group) {
-    const v = tokens[m]![col]!
-    counts.set(v, (counts.get(v) ?? 0) + 1)
+    const v = corpus.tokens[m]![col]!
+    counts.set(v, (counts.get(v) ?? 0) + corpus.weight[m]!)
   }
   let once = 0
   for (const c of counts.values()) if (c === 1) once++
-  return once * 2 > distinct
+  return once * 3 > distinct
+}
+
+const WILDCARD_RUN = `${WILDCARD} ${WILDCARD}`
+
+/** A template with each run of consecutive `<*>` tokens written as one. */
+function collapseWildcards(template: string): string {
+  const out: string[] = []
+  for (const t of template.split(" ")) {
+    if (t === WILDCARD && out[out.length - 1] === WILDCARD) continue
+    out.push(t)
+  }
+  return out.join(" ")
 }

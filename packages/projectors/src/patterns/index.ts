@@ -1,3 +1,3 @@
 export type { LogPattern, PatternGrouping, PatternGroupingOptions } from "./group.js"
-export { groupLogPatterns } from "./group.js"
+export { groupLogPatterns, PatternGrouper } from "./group.js"
 export { normalizeLogMessage } from "./normalize.js"

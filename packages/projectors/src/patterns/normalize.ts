@@ -7,22 +7,17 @@
  * one, and a whole token made only of variables (an IP, a date, a UUID) becomes a bare `<*>`.
  */
 
+import { numericRun } from "./signature.js"
+
 export const WILDCARD = "<*>"
 
-const SPACE_RE = /\s+/
-const DIGIT_RE = /\d/
+export const SPACE_RE = /\s+/
 const DIGITS_G_RE = /\d+/g
 /** A UUID (even one with no decimal digit), possibly wrapped in punctuation. */
 const UUID_RE = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g
-const HEX_RE = /^[0-9a-fA-F]+$/
-const HEX_PREFIXED_RE = /^0[xX][0-9a-fA-F]+$/
-/** Number with a short unit or ordinal suffix: 10ms, 64172MB, 41C, 8k, 2nd, 5G. */
-const NUMBER_UNIT_RE = /^\d+[A-Za-z]{1,3}$/
-/** Version-like run: v2, V10. */
-const VERSION_RE = /^[vV]\d+$/
 
 /** Unit words that follow a number as a separate token ("5.2 KB", "<1 sec", "160 ms"). */
-const UNITS: ReadonlySet<string> = new Set([
+export const UNITS: ReadonlySet<string> = new Set([
   "b",
   "kb",
   "mb",
@@ -51,16 +46,12 @@ const UNITS: ReadonlySet<string> = new Set([
   "gbps"
 ])
 
-function isNumericRun(run: string, digits: number): boolean {
-  if (digits === run.length) return true
-  if (digits === 0) return false
-  if (HEX_PREFIXED_RE.test(run)) return true
-  if (NUMBER_UNIT_RE.test(run)) return true
-  if (VERSION_RE.test(run)) return true
-  // Hash / id fragments: hex digits only, long enough not to be a word like "ee0".
-  if (run.length >= 4 && HEX_RE.test(run)) return true
-  // Mostly digits: J12, R02, 1001rts.
-  return digits * 2 >= run.length
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
 }
 
 function looksLikePath(token: string): boolean {
@@ -92,8 +83,9 @@ const TRAIL_CHARS = ")]}\"',;:."
  * enclosing brackets and trailing punctuation.
  */
 export function maskToken(token: string): string {
-  if (token.length >= 36 && UUID_RE.test(token)) return token.replace(UUID_RE, WILDCARD)
-  if (!DIGIT_RE.test(token)) return token
+  if (token.length >= 36 && token.includes("-") && UUID_RE.test(token))
+    return token.replace(UUID_RE, WILDCARD)
+  if (!hasDigit(token)) return token
   if (looksLikePath(token)) return WILDCARD
   const n = token.length
   let out = ""
@@ -104,8 +96,11 @@ export function maskToken(token: string): string {
   while (i < n) {
     const c = token.charCodeAt(i)
     if (!isAlnum(c)) {
-      out += token[i]
-      i++
+      // A punctuation run is appended as one slice.
+      let k = i + 1
+      while (k < n && !isAlnum(token.charCodeAt(k))) k++
+      out += token.slice(i, k)
+      i = k
       continue
     }
     let j = i
@@ -116,8 +111,7 @@ export function maskToken(token: string): string {
       if (isDigit(d)) digits++
       j++
     }
-    const run = token.slice(i, j)
-    if (isNumericRun(run, digits)) {
+    if (numericRun(token, i, j, digits)) {
       // Drop a sign: "-" right before the number, itself after a non-word character or the start.
       if (out.length > 0 && out.charCodeAt(out.length - 1) === 45 /* - */) {
         const before = out.length >= 2 ? out.charCodeAt(out.length - 2) : -1
@@ -131,11 +125,11 @@ export function maskToken(token: string): string {
       lastWildEnd = out.length
     } else if (digits > 0) {
       // Word with a numeric part: keep the letters (alt0 -> alt<*>, storage234 -> storage<*>).
-      out += run.replace(DIGITS_G_RE, WILDCARD)
+      out += token.slice(i, j).replace(DIGITS_G_RE, WILDCARD)
       hasWord = true
       lastWildEnd = -1
     } else {
-      out += run
+      out += token.slice(i, j)
       hasWord = true
       lastWildEnd = -1
     }
@@ -149,12 +143,18 @@ export function maskToken(token: string): string {
   return lead + WILDCARD + token.slice(t)
 }
 
-const UNIT_TRAIL_RE = /^([^)\]},;:]*)([)\]},;:]*)$/
+export const UNIT_TRAIL_RE = /^([^)\]},;:]*)([)\]},;:]*)$/
+export const OPEN_WILDCARD = `(${WILDCARD}`
+export const BRACKET_WILDCARD = `[${WILDCARD}`
+export const PAREN_WILDCARD = `(${WILDCARD})`
+export const PAREN_WILDCARD_COMMA = `(${WILDCARD}),`
+export const BRACKETED_WILDCARD = `[${WILDCARD}]`
 
 /**
  * Tokenize and mask a message. Numbers followed by a unit word merge into one variable, a
  * parenthesised lone variable ("(1.16 KB)", "(0x01)") is dropped as an optional annotation, and
  * runs of the same variable-bearing token (lists of ids, stack addresses) collapse into one.
+ * (`PatternGrouper` applies the same rules on token ids.)
  */
 export function maskedTokens(message: string): string[] {
   const raw = message.trim()
@@ -163,7 +163,7 @@ export function maskedTokens(message: string): string[] {
   const out: string[] = []
   for (let i = 0; i < parts.length; i++) {
     let tok = maskToken(parts[i]!)
-    if (tok === WILDCARD || tok === "(" + WILDCARD || tok === "[" + WILDCARD) {
+    if (tok === WILDCARD || tok === OPEN_WILDCARD || tok === BRACKET_WILDCARD) {
       // "<*> KB", "(<*> KB)," : absorb a following unit word and keep its closing punctuation.
       const next = parts[i + 1]
       if (next !== undefined) {
@@ -174,10 +174,8 @@ export function maskedTokens(message: string): string[] {
         }
       }
     }
-    if (tok === "(" + WILDCARD + ")" || tok === "(" + WILDCARD + ")," || tok === "[" + WILDCARD + "]") {
-      continue
-    }
-    if (out.length > 0 && tok.includes(WILDCARD) && out[out.length - 1] === tok) continue
+    if (tok === PAREN_WILDCARD || tok === PAREN_WILDCARD_COMMA || tok === BRACKETED_WILDCARD) continue
+    if (out.length > 0 && out[out.length - 1] === tok && tok.includes(WILDCARD)) continue
     out.push(tok)
   }
   return out

@@ -5,11 +5,14 @@ import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig, recon
 
 /** The few commands the store uses, the same for a single node and a Cluster. */
 export interface RedisConnection {
-  readonly get: (key: string) => Promise<string | null>
+  /** `GET key` as bytes (a stored record may be compressed, see encoding.ts). */
+  readonly get: (key: string) => Promise<Buffer | null>
   /** `SET key value PX ttl NX`: `"OK"` when written, `null` when the key exists. */
-  readonly setPxNx: (key: string, value: string, ttlMillis: number) => Promise<string | null>
-  readonly evalsha: (sha1: string, key: string, arg: string) => Promise<unknown>
-  readonly eval: (script: string, key: string, arg: string) => Promise<unknown>
+  readonly setPxNx: (key: string, value: string | Buffer, ttlMillis: number) => Promise<string | null>
+  readonly evalsha: (sha1: string, key: string, arg: string | Buffer) => Promise<unknown>
+  readonly eval: (script: string, key: string, arg: string | Buffer) => Promise<unknown>
+  /** `CONFIG GET maxmemory-policy` and `maxmemory` (for the eviction-policy check). */
+  readonly memoryConfig: () => Promise<{ readonly policy: string | null; readonly maxmemory: number | null }>
   readonly connect: () => Promise<void>
   readonly quit: () => Promise<unknown>
   readonly disconnect: () => void
@@ -97,10 +100,20 @@ export const createConnection = (config: RedisCanonicalStoreConfig): RedisConnec
   client.on("error", () => {})
   const c = client as Redis
   return {
-    get: (key) => c.get(key),
+    get: (key) => c.getBuffer(key),
     setPxNx: (key, value, ttlMillis) => c.set(key, value, "PX", ttlMillis, "NX"),
     evalsha: (sha1, key, arg) => c.evalsha(sha1, 1, key, arg),
     eval: (script, key, arg) => c.eval(script, 1, key, arg),
+    memoryConfig: async () => {
+      // On a Cluster, ask one master: every master of one deployment shares its config.
+      const node: Redis = client instanceof Cluster ? (client.nodes("master")[0] ?? c) : c
+      const [policy, maxmemory] = await Promise.all([
+        node.config("GET", "maxmemory-policy") as Promise<string[]>,
+        node.config("GET", "maxmemory") as Promise<string[]>
+      ])
+      const max = maxmemory[1] === undefined ? Number.NaN : Number(maxmemory[1])
+      return { policy: policy[1] ?? null, maxmemory: Number.isFinite(max) ? max : null }
+    },
     connect: () => c.connect(),
     quit: () => c.quit(),
     disconnect: () => c.disconnect()

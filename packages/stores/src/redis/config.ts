@@ -28,7 +28,17 @@ export interface RedisCanonicalStoreConfig {
    * commands issued meanwhile fail at once with `StoreError` (no offline queue). Default 2000.
    */
   readonly reconnectMaxDelayMs?: number
+  /**
+   * A terminal (READY/ERROR) record whose JSON is larger than this many UTF-8 bytes is stored
+   * DEFLATE-compressed (node:zlib, level 1) behind a header that reads tell apart (see
+   * encoding.ts). Default {@link DEFAULT_COMPRESS_ABOVE_BYTES}; set it to `maxRecordBytes` to never
+   * compress. `maxRecordBytes` still bounds the uncompressed JSON.
+   */
+  readonly compressAboveBytes?: number
 }
+
+/** Default compression threshold: 16 KiB (a logs or rows raw response is 100+ KB, a request < 16 KiB). */
+export const DEFAULT_COMPRESS_ABOVE_BYTES = 16 * 1024
 
 /** Defaults of everything but `url`. */
 export const defaultRedisCanonicalStoreConfig: Omit<RedisCanonicalStoreConfig, "url"> = {
@@ -37,7 +47,8 @@ export const defaultRedisCanonicalStoreConfig: Omit<RedisCanonicalStoreConfig, "
   maxRecordBytes: defaultCanonicalStoreConfig.maxRecordBytes,
   commandTimeoutMs: 2_000,
   connectTimeoutMs: 3_000,
-  reconnectMaxDelayMs: 2_000
+  reconnectMaxDelayMs: 2_000,
+  compressAboveBytes: DEFAULT_COMPRESS_ABOVE_BYTES
 }
 
 /** First reconnection delay; each further attempt doubles it up to `reconnectMaxDelayMs`. */
@@ -56,7 +67,7 @@ const positiveInteger = (name: string, value: unknown): void => {
 /**
  * Checks a Redis store configuration eagerly (a bad one is a programming error): the key
  * prefix, TTL and size limit as core's `validateStoreConfig` (`TypeError`/`RangeError`), the
- * timeouts and reconnection cap positive integers (`RangeError`), the url a string
+ * timeouts, reconnection cap and compression threshold positive integers (`RangeError`), the url a string
  * (`TypeError`) and the cluster nodes non-empty (`TypeError`). Returns the config.
  */
 export const validateRedisCanonicalStoreConfig = <C extends RedisCanonicalStoreConfig>(config: C): C => {
@@ -74,6 +85,8 @@ export const validateRedisCanonicalStoreConfig = <C extends RedisCanonicalStoreC
   positiveInteger("connectTimeoutMs", config.connectTimeoutMs)
   if (config.reconnectMaxDelayMs !== undefined)
     positiveInteger("reconnectMaxDelayMs", config.reconnectMaxDelayMs)
+  if (config.compressAboveBytes !== undefined)
+    positiveInteger("compressAboveBytes", config.compressAboveBytes)
   if (config.cluster !== undefined && config.cluster.nodes.length === 0) {
     throw new TypeError("redis canonical store: cluster.nodes must not be empty")
   }

@@ -4,6 +4,7 @@ import {
   CanonicalInvocationStore,
   type CanonicalInvocationStoreShape,
   canonicalInvocationKey,
+  encodeInvocation,
   IllegalTransition,
   InvocationAlreadyExists,
   InvocationNotFound,
@@ -20,12 +21,22 @@ import {
   storeError,
   TIMEOUT_GRACE_MS
 } from "./client.js"
-import { type RedisCanonicalStoreConfig, validateRedisCanonicalStoreConfig } from "./config.js"
+import {
+  DEFAULT_COMPRESS_ABOVE_BYTES,
+  type RedisCanonicalStoreConfig,
+  validateRedisCanonicalStoreConfig
+} from "./config.js"
+import { decodeStored, encodeStored } from "./encoding.js"
 import { TRANSITION_LUA, TRANSITION_SHA1, TransitionReply } from "./transition-script.js"
 
 type Operation = StoreError["operation"]
 
-const decodeRecord = (json: string, operation: Operation): Effect.Effect<CanonicalInvocation, StoreError> => {
+const decodeRecord = (
+  stored: Buffer,
+  operation: Operation
+): Effect.Effect<CanonicalInvocation, StoreError> => {
+  const json = decodeStored(stored)
+  if (json === null) return Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
   let value: unknown
   try {
     value = JSON.parse(json)
@@ -38,18 +49,36 @@ const decodeRecord = (json: string, operation: Operation): Effect.Effect<Canonic
     : Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
 }
 
+/** Rejection value of {@link withDeadline}. */
+const DEADLINE = Symbol("deadline")
+
+/**
+ * `promise`, or a rejection with {@link DEADLINE} after `millis`. A plain timer, cleared when the
+ * promise settles: an Effect-level timeout (a racing fiber per command) cost about a third of a
+ * local Redis round trip.
+ */
+const withDeadline = <A>(promise: Promise<A>, millis: number): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(DEADLINE), millis)
+    timer.unref?.()
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
+
 const isNoScript = (cause: unknown): boolean => cause instanceof Error && cause.message.startsWith("NOSCRIPT")
 
 /**
  * The store's operations over an already connected `RedisConnection`. Every command is
- * bounded twice: by ioredis' `commandTimeout` and, as a last line of defence, by an Effect
- * timeout a little longer (this one follows Effect's `Clock`).
+ * bounded twice: by ioredis' `commandTimeout` and, as a last line of defence, by a timer a
+ * little longer (wall clock).
  */
 export const makeRedisCanonicalStoreWith = (
   connection: RedisConnection,
   config: RedisCanonicalStoreConfig
 ): CanonicalInvocationStoreShape => {
   const { keyPrefix, ttlMillis, maxRecordBytes } = config
+  const compressAboveBytes = config.compressAboveBytes ?? DEFAULT_COMPRESS_ABOVE_BYTES
   const bound = config.commandTimeoutMs + TIMEOUT_GRACE_MS
 
   const command = <A>(
@@ -57,20 +86,20 @@ export const makeRedisCanonicalStoreWith = (
     run: () => Promise<A>,
     commands = 1
   ): Effect.Effect<A, StoreError> =>
-    Effect.tryPromise({ try: run, catch: (cause) => storeError(operation, cause) }).pipe(
-      Effect.timeoutOrElse({
-        duration: bound * commands,
-        orElse: () => Effect.fail(new StoreError({ operation, reason: "TIMEOUT" }))
-      })
-    )
+    Effect.tryPromise({
+      try: () => withDeadline(run(), bound * commands),
+      catch: (cause) =>
+        cause === DEADLINE ? new StoreError({ operation, reason: "TIMEOUT" }) : storeError(operation, cause)
+    })
 
-  const encode = (record: CanonicalInvocation): Effect.Effect<string, RecordTooLarge> =>
+  // The limit applies to the JSON text (what the record is), compressed or not.
+  const encode = (record: CanonicalInvocation): Effect.Effect<string | Buffer, RecordTooLarge> =>
     Effect.suspend(() => {
-      const json = JSON.stringify(record)
+      const json = encodeInvocation(record)
       const bytes = utf8Bytes(json)
       return bytes > maxRecordBytes
         ? Effect.fail(new RecordTooLarge({ bytes, limit: maxRecordBytes }))
-        : Effect.succeed(json)
+        : Effect.succeed(encodeStored(json, record.status, compressAboveBytes))
     })
 
   return {

@@ -3,7 +3,8 @@ import { createHash } from "node:crypto"
 /**
  * The whole transition in one atomic script on the record's own key (so it runs unchanged on
  * Redis Cluster): read, check presence, check the stored status is PROJECTING, write the
- * next record keeping the remaining TTL (`KEEPTTL`, Redis >= 6).
+ * next record keeping the remaining TTL (`KEEPTTL`, Redis >= 6). A compressed value (see
+ * encoding.ts) is a terminal record whose status is in its header: never decompressed here.
  *
  * Replies: `{0}` written, `{1}` not found, `{2, status}` illegal transition from `status`,
  * `{3}` the stored value is not a canonical invocation (corrupt).
@@ -11,6 +12,11 @@ import { createHash } from "node:crypto"
 export const TRANSITION_LUA = `
 local current = redis.call('GET', KEYS[1])
 if not current then return {1} end
+if string.sub(current, 1, 4) == '\\0Z1:' then
+  local status = string.match(current, '^....(%u+)\\n')
+  if status == 'READY' or status == 'ERROR' then return {2, status} end
+  return {3}
+end
 local ok, decoded = pcall(cjson.decode, current)
 if not ok or type(decoded) ~= 'table' then return {3} end
 local status = decoded['status']

@@ -1,0 +1,363 @@
+/**
+ * A cheap signature of a raw log line, computed in one pass over its characters without building
+ * any string: whitespace runs count as one separator, punctuation and digit-free words are hashed
+ * as they are, and an alphanumeric run with digits is hashed as one "number" mark when masking
+ * would turn it into `<*>` (the same `isNumericRun` rule) or as its letters with each digit run
+ * marked otherwise.
+ *
+ * Why: lines that share a signature share their masked tokens (masking only looks at what the
+ * signature keeps), so masking and grouping run once per distinct signature instead of once per
+ * line. A 10 MB response of a few templates has a few hundred signatures for tens of thousands of
+ * lines. Three running sums mixed into a 64-bit key; a collision would only put one line in the group
+ * of another, never show anything unredacted.
+ */
+
+const NUMBER_MARK = 0x01
+const DIGITS_MARK = 0x02
+const SEPARATOR = 0x20
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
+const isUpper = (c: number): boolean => c >= 65 && c <= 90
+const isLower = (c: number): boolean => c >= 97 && c <= 122
+const isHexLetter = (c: number): boolean => (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+
+/**
+ * Whether the alphanumeric run `line[start, end)` (with `digits` digits) is a variable that
+ * masking turns into `<*>`: mostly digits (J12, R02, 1001rts), hex with a `0x` prefix, a number
+ * with a 1-3 letter unit or ordinal (10ms, 64172MB, 2nd), a version (v2), hex of 4+ characters
+ * with a digit (hash and id fragments; "ee0" stays a word), or digits in two or more places
+ * (a1b2c3, base64 fragments: a generated identifier; words carry at most one number: utf8,
+ * ipv4). Read in place, no slice and no regex: masking and signatures share it.
+ */
+export function numericRun(line: string, start: number, end: number, digits: number): boolean {
+  const len = end - start
+  // The rules below are alternatives (any one makes the run numeric): cheapest first.
+  if (digits * 2 >= len) return true
+  if (digits === 0) return false
+  const c0 = line.charCodeAt(start)
+  // 0x1f: hex with a 0x prefix.
+  if (len > 2 && c0 === 48 && (line.charCodeAt(start + 1) | 0x20) === 120) {
+    let hex = true
+    for (let i = start + 2; i < end; i++) {
+      const c = line.charCodeAt(i)
+      if (!isDigit(c) && !isHexLetter(c)) {
+        hex = false
+        break
+      }
+    }
+    if (hex) return true
+  }
+  // Number with a 1-3 letter unit: 10ms, 64172MB.
+  let k = start
+  while (k < end && isDigit(line.charCodeAt(k))) k++
+  if (k > start && end - k >= 1 && end - k <= 3) {
+    let letters = true
+    for (let i = k; i < end; i++) {
+      const c = line.charCodeAt(i)
+      if (!isUpper(c) && !isLower(c)) {
+        letters = false
+        break
+      }
+    }
+    if (letters) return true
+  }
+  // Version: v2, V10.
+  if ((c0 | 0x20) === 118 && digits === len - 1) return true
+  if (len >= 4) {
+    let hex = true
+    for (let i = start; i < end; i++) {
+      const c = line.charCodeAt(i)
+      if (!isDigit(c) && !isHexLetter(c)) {
+        hex = false
+        break
+      }
+    }
+    if (hex) return true
+  }
+  // Two or more digit groups.
+  let groups = 0
+  let inDigits = false
+  for (let i = start; i < end; i++) {
+    const d = isDigit(line.charCodeAt(i))
+    if (d && !inDigits) groups++
+    inDigits = d
+  }
+  return groups >= 2
+}
+
+/** Character classes: 0 punctuation, control and non-ASCII, 1 space, 2 digit, 3 letter. */
+/** Every UTF-16 unit (no range check in the loop); only ASCII entries are non-zero. */
+const CLASS = new Uint8Array(65536)
+// The whitespace `\s` splits on among ASCII: tab, LF, VT, FF, CR and space.
+for (const c of [9, 10, 11, 12, 13, 32]) CLASS[c] = 1
+for (let c = 48; c <= 57; c++) CLASS[c] = 2
+for (let c = 65; c <= 90; c++) CLASS[c] = 3
+for (let c = 97; c <= 122; c++) CLASS[c] = 3
+
+/**
+ * The signature of one line (see the module comment). The kept symbols feed three running sums
+ * (Fletcher-style: `a += symbol`, `b += a`, `c += b`: additions only, so the per-character
+ * dependency chain is one add, several times faster than a multiplicative hash); they are mixed
+ * into 64 bits at the end: the low 32 bits are returned, the high ones left in
+ * {@link signatureHigh}.
+ */
+export function lineSignature(line: string): number {
+  let a = 0
+  let b = 0
+  let c = 0
+  let symbols = 0
+  const n = line.length
+  let pendingSeparator = false
+  let i = 0
+  while (i < n) {
+    const ch = line.charCodeAt(i)
+    const k = CLASS[ch]!
+    if (k === 1) {
+      pendingSeparator = symbols > 0
+      i++
+      continue
+    }
+    if (pendingSeparator) {
+      a = (a + SEPARATOR) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
+      pendingSeparator = false
+    }
+    if (k === 0) {
+      a = (a + ch) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
+      i++
+      continue
+    }
+    // An alphanumeric run: sum it as it comes; a run with digits is redone at its end.
+    const start = i
+    const a0 = a
+    const b0 = b
+    const c0 = c
+    let digits = 0
+    while (i < n) {
+      const d = line.charCodeAt(i)
+      const kd = CLASS[d]!
+      if (kd < 2) break
+      // Branch-free: letters and digits alternate in ids and hashes.
+      digits += 3 - kd
+      a = (a + d) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      i++
+    }
+    if (digits === 0) {
+      symbols += i - start
+      continue
+    }
+    a = a0
+    b = b0
+    c = c0
+    if (numericRun(line, start, i, digits)) {
+      a = (a + NUMBER_MARK) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
+      continue
+    }
+    let inDigits = false
+    for (let k2 = start; k2 < i; k2++) {
+      const d = line.charCodeAt(k2)
+      if (d >= 48 && d <= 57) {
+        if (inDigits) continue
+        inDigits = true
+        a = (a + DIGITS_MARK) | 0
+      } else {
+        inDigits = false
+        a = (a + d) | 0
+      }
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
+    }
+  }
+  // Mix (murmur3 finalizer style) so that nearby sums spread over all bits.
+  let h1 = Math.imul(a ^ Math.imul(c, 0x85ebca6b), 0xcc9e2d51) ^ symbols
+  h1 = Math.imul(h1 ^ (h1 >>> 15) ^ b, 0x1b873593)
+  h1 ^= h1 >>> 13
+  let h2 = Math.imul(b ^ Math.imul(a, 0xc2b2ae35), 0x27d4eb2f) ^ c
+  h2 = Math.imul(h2 ^ (h2 >>> 16) ^ symbols, 0x165667b1)
+  h2 ^= h2 >>> 15
+  signatureHigh = h2
+  return h1
+}
+
+/** Second 32 bits of the last {@link lineSignature} (read right after the call). */
+export let signatureHigh = 0
+
+/**
+ * Open-addressing table from a 64-bit signature (two int32 halves) to a small non-negative
+ * integer: no per-line allocation (a 53-bit number key would box one heap number per line).
+ */
+export class SignatureTable {
+  private lo: Int32Array
+  private hi: Int32Array
+  private values: Int32Array
+  private size = 0
+
+  /** `capacity`: initial slots (a power of two); the table doubles when half full. */
+  constructor(capacity = 256) {
+    this.lo = new Int32Array(capacity)
+    this.hi = new Int32Array(capacity)
+    this.values = new Int32Array(capacity).fill(-1)
+  }
+
+  /** The value of (lo, hi), or -1. */
+  get(lo: number, hi: number): number {
+    const mask = this.values.length - 1
+    let slot = (lo ^ (hi >>> 7)) & mask
+    for (;;) {
+      const v = this.values[slot]!
+      if (v < 0) return -1
+      if (this.lo[slot] === lo && this.hi[slot] === hi) return v
+      slot = (slot + 1) & mask
+    }
+  }
+
+  set(lo: number, hi: number, value: number): void {
+    if ((this.size + 1) * 2 > this.values.length) this.grow()
+    const mask = this.values.length - 1
+    let slot = (lo ^ (hi >>> 7)) & mask
+    while (this.values[slot]! >= 0) {
+      if (this.lo[slot] === lo && this.hi[slot] === hi) {
+        this.values[slot] = value
+        return
+      }
+      slot = (slot + 1) & mask
+    }
+    this.lo[slot] = lo
+    this.hi[slot] = hi
+    this.values[slot] = value
+    this.size++
+  }
+
+  private grow(): void {
+    const { lo, hi, values } = this
+    const capacity = values.length * 2
+    this.lo = new Int32Array(capacity)
+    this.hi = new Int32Array(capacity)
+    this.values = new Int32Array(capacity).fill(-1)
+    this.size = 0
+    for (let s = 0; s < values.length; s++) if (values[s]! >= 0) this.set(lo[s]!, hi[s]!, values[s]!)
+  }
+}
+
+/** Token boundaries and shapes of one line, reused from call to call (see {@link tokenShapes}). */
+export interface TokenShapes {
+  count: number
+  readonly start: number[]
+  readonly end: number[]
+  readonly lo: number[]
+  readonly hi: number[]
+  /** 1 when the token must be masked from its text (a possible UUID: exact group lengths matter). */
+  readonly direct: number[]
+}
+
+export const newTokenShapes = (): TokenShapes => ({
+  count: 0,
+  start: [],
+  end: [],
+  lo: [],
+  hi: [],
+  direct: []
+})
+
+/** Whitespace that `\s` matches beyond ASCII. */
+const isUnicodeSpace = (c: number): boolean =>
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff
+
+/**
+ * The whitespace-separated tokens of `line` with, for each, a 64-bit hash of what masking looks at
+ * (the per-token version of {@link lineSignature}): tokens of equal shape mask alike, so a token
+ * is masked once per shape. Returns false (and fills nothing useful) when the line holds non-ASCII
+ * whitespace: the caller then splits it with the regex.
+ */
+export function tokenShapes(line: string, out: TokenShapes): boolean {
+  out.count = 0
+  const n = line.length
+  let i = 0
+  while (i < n) {
+    const ch = line.charCodeAt(i)
+    if (CLASS[ch] === 1) {
+      i++
+      continue
+    }
+    const start = i
+    let h1 = 0x811c9dc5
+    let h2 = 0x9747b28c
+    let hyphen = false
+    while (i < n) {
+      const c = line.charCodeAt(i)
+      const k = CLASS[c]!
+      if (k === 1) break
+      if (k === 0) {
+        if (c >= 128 && isUnicodeSpace(c)) return false
+        if (c === 45) hyphen = true
+        h1 = Math.imul(h1 ^ c, 0x01000193)
+        h2 = ((h2 << 5) + h2 + c) | 0
+        i++
+        continue
+      }
+      const runStart = i
+      let digits = 0
+      let r1 = h1
+      let r2 = h2
+      while (i < n) {
+        const d = line.charCodeAt(i)
+        const kd = CLASS[d]!
+        if (kd < 2) break
+        digits += 3 - kd
+        r1 = Math.imul(r1 ^ d, 0x01000193)
+        r2 = ((r2 << 5) + r2 + d) | 0
+        i++
+      }
+      if (digits === 0) {
+        h1 = r1
+        h2 = r2
+      } else if (numericRun(line, runStart, i, digits)) {
+        h1 = Math.imul(h1 ^ NUMBER_MARK, 0x01000193)
+        h2 = ((h2 << 5) + h2 + NUMBER_MARK) | 0
+      } else {
+        let inDigits = false
+        for (let k2 = runStart; k2 < i; k2++) {
+          const d = line.charCodeAt(k2)
+          if (d >= 48 && d <= 57) {
+            if (inDigits) continue
+            inDigits = true
+            h1 = Math.imul(h1 ^ DIGITS_MARK, 0x01000193)
+            h2 = ((h2 << 5) + h2 + DIGITS_MARK) | 0
+          } else {
+            inDigits = false
+            h1 = Math.imul(h1 ^ d, 0x01000193)
+            h2 = ((h2 << 5) + h2 + d) | 0
+          }
+        }
+      }
+      // Close the run: "a-1" and "a1-" differ by where runs end.
+      h1 = Math.imul(h1 ^ 0x03, 0x01000193)
+    }
+    const t = out.count++
+    out.start[t] = start
+    out.end[t] = i
+    out.lo[t] = h1
+    out.hi[t] = h2 ^ Math.imul(i - start, 0x27d4eb2f)
+    out.direct[t] = hyphen && i - start >= 36 ? 1 : 0
+  }
+  return true
+}
