@@ -6,6 +6,7 @@
 import { type CheckedScope, isSystemObservationTool } from "@aiops-harness/guards"
 import type { ResolvedWindow } from "./time-window.js"
 
+/** Headline of the answer when every check of the system came back READY with `NO_EVIDENCE`. */
 export const NO_PROBLEM_FOUND = "No problem found in the scopes checked"
 
 /**

@@ -53,6 +53,7 @@ import {
 } from "./tracing.js"
 import { type TimeWindowOptions, timeWindowMessage } from "./time-window.js"
 
+/** What a run released to the user: a report, a cannot-conclude answer, a not-a-diagnosis answer, or a failure. */
 export type ReleaseResult = "DIAGNOSIS_REPORT" | "CANNOT_CONCLUDE" | "NOT_A_DIAGNOSIS" | "RUN_FAILED"
 
 /** JSON, snake_case, safe to stream to a client (no raw data, no thresholds or budgets). */
@@ -78,6 +79,7 @@ export type ProgressEvent =
   | { readonly type: "release"; readonly decision: string }
   | { readonly type: "run_finished"; readonly status: RunFinalStatus }
 
+/** One user question to diagnose, in a session. */
 export interface DiagnosisRequest {
   readonly sessionId: string
   /** Optional caller-chosen run id (validated); a fresh UUID otherwise. */
@@ -89,6 +91,7 @@ export interface DiagnosisRequest {
   readonly question: string
 }
 
+/** Options of a diagnosis run: tools, step and stop limits, budgets, time window and progress callback. */
 export interface DiagnosisOptions {
   /** Tools the run may use (all authorized; only read-only ones are offered). */
   readonly tools: ReadonlyArray<ToolDefinition>
@@ -107,6 +110,7 @@ export interface DiagnosisOptions {
   readonly timeWindow?: TimeWindowOptions
 }
 
+/** Outcome of one run: the released content and result, the scopes checked, the guard results and the audit summary. */
 export interface DiagnosisResult {
   readonly sessionId: string
   readonly runId: string
@@ -131,9 +135,11 @@ export interface DiagnosisResult {
   readonly stopReason: string | null
 }
 
+/** Answer given when the router decides the question is not a diagnosis. */
 export const NOT_A_DIAGNOSIS_CONTENT =
   "This assistant investigates production problems (errors, latency, failures, slow queries). " +
   "Please describe the symptom you want diagnosed."
+/** Answer given when the run failed because the model was unavailable. */
 export const RUN_FAILED_CONTENT =
   "The diagnosis could not be completed because the model was unavailable. Nothing was concluded."
 
@@ -603,6 +609,7 @@ const storeUnavailable = (result: EvidenceGuardResult): EvidenceGuardResult => (
   evidence: []
 })
 
+/** Lead sentence of the cannot-conclude answer when the canonical store is unavailable. */
 export const STORE_UNAVAILABLE_NOTICE =
   "Cannot conclude: the evidence store is unavailable, so no evidence of this run could be recorded or checked. Try again when it is back."
 

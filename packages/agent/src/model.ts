@@ -2,6 +2,7 @@ import type { TokenUsage, ToolDefinition } from "@aiops-harness/core"
 import { Context, Data, type Effect } from "effect"
 import { z } from "zod"
 
+/** Which harness component makes a model call (router, agent turn or SemanticGuard). */
 export type ChatPurpose = "router" | "agent" | "semantic_guard"
 
 /** One tool call as the model produced it. `arguments` is JSON text, untrusted. */
@@ -11,6 +12,7 @@ export interface ChatToolCall {
   readonly arguments: string
 }
 
+/** One message of a chat conversation with the model (system, user, assistant or tool result). */
 export type ChatMessage =
   | { readonly role: "system"; readonly content: string }
   | { readonly role: "user"; readonly content: string }
@@ -28,6 +30,7 @@ export interface ChatToolSpec {
   readonly parameters: Record<string, unknown>
 }
 
+/** One model call: purpose, messages, offered tools and answer format. */
 export interface ChatRequest {
   readonly purpose: ChatPurpose
   readonly messages: ReadonlyArray<ChatMessage>
@@ -36,6 +39,7 @@ export interface ChatRequest {
   readonly responseFormat?: "text" | "json"
 }
 
+/** The model's answer: content and tool calls, plus reported usage and model name. */
 export interface ChatResponse {
   readonly message: { readonly content: string | null; readonly toolCalls: ReadonlyArray<ChatToolCall> }
   /** `null` when the provider reported no usage: never invent zeros. */
@@ -50,6 +54,7 @@ export interface ChatResponse {
   readonly usageDetails?: { readonly cachedTokens?: number; readonly reasoningTokens?: number }
 }
 
+/** Why a model call failed (in `ModelError`). */
 export type ModelErrorReason =
   | "TIMEOUT"
   | "NETWORK"
@@ -74,7 +79,9 @@ export interface ChatModelInfo {
   readonly model: string
 }
 
+/** Operations of the `ChatModel` service: the one way the harness calls a model. */
 export interface ChatModelShape {
+  /** Sends one chat request; fails with `ModelError`. */
   readonly chat: (request: ChatRequest) => Effect.Effect<ChatResponse, ModelError>
   /** Provider and configured model, for tracing (optional: spans are then named `chat`). */
   readonly info?: ChatModelInfo

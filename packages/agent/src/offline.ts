@@ -13,6 +13,7 @@ import { judge } from "./offline/judge.js"
 import { planNext } from "./offline/plan.js"
 import { classifyIntentByKeywords } from "./router.js"
 
+/** Options of the offline rule model. */
 export interface OfflineRuleModelOptions {
   /** Model name reported in usage and audit. Default `offline-rule-v1`. */
   readonly model?: string
@@ -82,8 +83,11 @@ export const makeOfflineRuleModel = (options: OfflineRuleModelOptions = {}): Cha
   return { chat, info: { provider: "aiops-offline", model: o.model } }
 }
 
+/** The deterministic offline rule model (no network): constructor and layer. */
 export const OfflineRuleModel = {
+  /** Makes the offline model (see `makeOfflineRuleModel`). */
   make: makeOfflineRuleModel,
+  /** The offline model as the `ChatModel` service. */
   layer: (options: OfflineRuleModelOptions = {}): Layer.Layer<ChatModel> =>
     Layer.succeed(ChatModel, makeOfflineRuleModel(options))
 }

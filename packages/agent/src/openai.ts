@@ -11,6 +11,7 @@ import {
   ModelError
 } from "./model.js"
 
+/** Options of the OpenAI-compatible model client (endpoint, key, model, timeouts, retries). */
 export interface OpenAICompatibleOptions {
   /** Base URL including the version path, e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`. */
   readonly baseUrl: string
@@ -483,8 +484,11 @@ export const makeOpenAICompatibleModel = (options: OpenAICompatibleOptions): Cha
   return { chat, info: { provider: options.providerName ?? "openai", model: options.model } }
 }
 
+/** Model client for OpenAI-compatible chat completion APIs: constructor and layer. */
 export const OpenAICompatibleModel = {
+  /** Makes the client (see `makeOpenAICompatibleModel`). */
   make: makeOpenAICompatibleModel,
+  /** The client as the `ChatModel` service. */
   layer: (options: OpenAICompatibleOptions): Layer.Layer<ChatModel> =>
     Layer.succeed(ChatModel, makeOpenAICompatibleModel(options))
 }

@@ -10,6 +10,7 @@ import {
   type TimeWindowOptions
 } from "./time-window.js"
 
+/** The router's classification of a question: a diagnosis or something else. */
 export type Intent = "diagnosis" | "other"
 
 /**
@@ -128,6 +129,7 @@ export const parseIntent = (text: string | null): Intent | null => {
   return raw === "diagnosis" ? "diagnosis" : raw === "other" ? "other" : null
 }
 
+/** What the router decided about a question: intent, its source and the resolved time window. */
 export interface RoutingResult {
   readonly intent: Intent
   /** `model` when the model answered, `fallback` when it failed or answered unparseably. */
@@ -139,6 +141,7 @@ export interface RoutingResult {
   readonly window: ResolvedWindow | null
 }
 
+/** Options of the router (time window and lookback limits). */
 export interface RouteOptions {
   /** Zone for times without one, and the window around a point in time. */
   readonly timeWindow?: TimeWindowOptions

@@ -29,6 +29,7 @@ export interface ResolvedWindow {
   readonly note: string | null
 }
 
+/** How times in a question are read: default zone and width of the window around a point in time. */
 export interface TimeWindowOptions {
   /** Offset of the zone for times without one, in minutes east of UTC. Default 0 (UTC). */
   readonly defaultOffsetMinutes?: number
@@ -36,6 +37,7 @@ export interface TimeWindowOptions {
   readonly aroundMinutes?: number
 }
 
+/** Limits a resolved time window must respect. */
 export interface WindowLimits {
   /** How far back the tools reach (the log tool: 1440 minutes). */
   readonly maxLookbackMinutes: number

@@ -79,6 +79,7 @@ const label = (text: string | null): string | null =>
 const nonNegInt = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0)
 const nullableCount = (n: number | null): number | null => (n === null ? null : nonNegInt(n))
 
+/** Bounded `diagnosis_run` row written when a run starts. */
 export interface RunStartRow {
   readonly run_id: string
   readonly session_id: string
@@ -86,6 +87,7 @@ export interface RunStartRow {
   readonly started_at: number
 }
 
+/** Bounded `diagnosis_run` fields written when a run finishes. */
 export interface RunFinishRow {
   readonly run_id: string
   readonly session_id: string
@@ -107,6 +109,7 @@ export interface RunFinishRow {
   readonly failed_writes: number
 }
 
+/** A run's start record as a bounded audit row (texts cut to `AUDIT_LIMITS`). */
 export const runStartRow = (r: DiagnosisRunStart): RunStartRow => ({
   run_id: r.runId,
   session_id: r.sessionId,
@@ -114,6 +117,7 @@ export const runStartRow = (r: DiagnosisRunStart): RunStartRow => ({
   started_at: nonNegInt(r.startedAt)
 })
 
+/** A run's finish record as a bounded audit row (texts cut to `AUDIT_LIMITS`). */
 export const runFinishRow = (r: DiagnosisRunFinish): RunFinishRow => ({
   run_id: r.runId,
   session_id: r.sessionId,
@@ -135,6 +139,7 @@ export const runFinishRow = (r: DiagnosisRunFinish): RunFinishRow => ({
   failed_writes: nonNegInt(r.failedWrites)
 })
 
+/** A Timeline event as a bounded audit row (payload cut to `AUDIT_LIMITS`). */
 export const timelineRow = (e: TimelineEvent): TimelineEntry => ({
   seq: e.seq,
   type: e.type,
@@ -142,6 +147,7 @@ export const timelineRow = (e: TimelineEvent): TimelineEntry => ({
   payload: boundJson(e.payload, AUDIT_LIMITS.payloadBytes)
 })
 
+/** An AgentStep record as a bounded audit row (texts cut to `AUDIT_LIMITS`). */
 export const agentStepRow = (s: AgentStepRecord): AgentStepRow => ({
   step_id: truncateChars(s.stepId, 128),
   step_index: nonNegInt(s.stepIndex),
@@ -153,6 +159,7 @@ export const agentStepRow = (s: AgentStepRecord): AgentStepRow => ({
   total_tokens: s.usageAvailable ? nullableCount(s.totalTokens) : null
 })
 
+/** A tool call's audit metadata as a bounded audit row (texts cut to `AUDIT_LIMITS`). */
 export const toolInvocationRow = (t: ToolInvocationAudit): ToolInvocationEntry => ({
   tool_call_id: truncateChars(t.toolCallId, 128),
   tool_name: truncateChars(t.toolName, AUDIT_LIMITS.labelChars),

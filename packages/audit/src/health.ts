@@ -25,6 +25,7 @@ export interface AuditStatus {
   readonly lastRepair: RepairReport | null
 }
 
+/** Readiness of the Durable Audit (the app's readiness probe). */
 export interface AuditReadiness {
   readonly ready: boolean
   readonly breaker: CircuitState | null
@@ -33,6 +34,7 @@ export interface AuditReadiness {
   readonly latencyMs: number
 }
 
+/** Operations of the `AuditHealth` service: status and readiness of the Durable Audit. */
 export interface AuditHealthShape {
   readonly status: Effect.Effect<AuditStatus>
   /** Readiness: the breaker is closed and the database answered a ping within its limit. */
@@ -59,10 +61,12 @@ export class AuditHealth extends Context.Service<AuditHealth, AuditHealthShape>(
 
 /** Hooks the app uses for metrics (plain synchronous callbacks; an exception is ignored). */
 export interface AuditObserver {
+  /** Called after each audit write with its record kind, duration and outcome. */
   readonly onWrite?: (sample: {
     readonly record: string
     readonly durationMs: number
     readonly ok: boolean
   }) => void
+  /** Called after each trace read with its duration and outcome. */
   readonly onRead?: (sample: { readonly durationMs: number; readonly ok: boolean }) => void
 }

@@ -52,6 +52,7 @@ interface Children {
 /** Rows are kept as JSON text, like a database would: callers never share mutable state. */
 const freeze = <A>(value: A): A => JSON.parse(JSON.stringify(value)) as A
 
+/** The in-memory audit: its `AuditSink` and `TraceQuery` operations plus `dump` for tests. */
 export interface InMemoryAuditHandle {
   readonly sink: AuditSinkShape
   readonly trace: TraceQueryShape
@@ -73,8 +74,10 @@ export interface InMemoryAuditConfig {
   readonly maxRuns?: number
 }
 
+/** Default number of runs the in-memory audit keeps. */
 export const defaultInMemoryAuditMaxRuns = 2000
 
+/** Makes an in-memory audit bounded to `maxRuns` runs; throws `RangeError` on an invalid bound. */
 export const makeInMemoryAudit = (config: InMemoryAuditConfig = {}): Effect.Effect<InMemoryAuditHandle> =>
   Effect.sync(() => {
     const maxRuns = config.maxRuns ?? defaultInMemoryAuditMaxRuns
@@ -255,6 +258,7 @@ export const makeInMemoryAudit = (config: InMemoryAuditConfig = {}): Effect.Effe
 
 /** In-memory `AuditSink` + `TraceQuery` sharing one store (fresh per layer build). */
 export const InMemoryAudit = {
+  /** Makes the in-memory audit (see `makeInMemoryAudit`). */
   make: makeInMemoryAudit,
   layer: Layer.effectContext(
     Effect.map(makeInMemoryAudit(), ({ sink, trace }) =>

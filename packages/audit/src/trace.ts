@@ -19,8 +19,10 @@ const JsonObjectSchema = z.record(z.string(), JsonValueSchema)
  * by the repair pass for a run whose finish record was lost (never a silent `RUNNING`).
  */
 export const RUN_STATUSES = ["RUNNING", "FINISHED", "FAILED", "CANCELLED", "AUDIT_INCOMPLETE"] as const
+/** Status of a `diagnosis_run` record (one of `RUN_STATUSES`). */
 export type RunStatus = (typeof RUN_STATUSES)[number]
 
+/** Zod schema of a run's audit record counts per kind. */
 export const AuditCountsSchema = z.object({
   timeline_events: count,
   agent_steps: count,
@@ -49,16 +51,20 @@ export const RunSummarySchema = z.object({
   expected: AuditCountsSchema.nullable(),
   failed_writes: count.nullable()
 })
+/** A run's own record in a trace. */
 export type RunSummary = z.infer<typeof RunSummarySchema>
 
+/** Zod schema of a `TimelineEntry`. */
 export const TimelineEntrySchema = z.object({
   seq: z.number().int().positive(),
   type: z.enum(TIMELINE_EVENT_TYPES),
   at: epochMs,
   payload: JsonObjectSchema
 })
+/** One Timeline event of a run trace. */
 export type TimelineEntry = z.infer<typeof TimelineEntrySchema>
 
+/** Zod schema of a `ToolInvocationEntry`. */
 export const ToolInvocationEntrySchema = z.object({
   tool_call_id: z.string(),
   tool_name: z.string(),
@@ -78,6 +84,7 @@ export const ToolInvocationEntrySchema = z.object({
   started_at: epochMs,
   metadata: JsonObjectSchema
 })
+/** The audit metadata of one tool call in a run trace. */
 export type ToolInvocationEntry = z.infer<typeof ToolInvocationEntrySchema>
 
 const agentStepShape = {
@@ -90,14 +97,19 @@ const agentStepShape = {
   usage_available: z.boolean(),
   total_tokens: count.nullable()
 }
+/** Zod schema of an `AgentStepRow`. */
 export const AgentStepRowSchema = z.object(agentStepShape)
+/** One AgentStep as stored (without its tool invocations). */
 export type AgentStepRow = z.infer<typeof AgentStepRowSchema>
+/** Zod schema of an `AgentStepEntry`. */
 export const AgentStepEntrySchema = z.object({
   ...agentStepShape,
   tool_invocations: z.array(ToolInvocationEntrySchema)
 })
+/** One AgentStep of a run trace, with its tool invocations. */
 export type AgentStepEntry = z.infer<typeof AgentStepEntrySchema>
 
+/** Zod schema of a `TokenLedgerEntry`. */
 export const TokenLedgerEntrySchema = z.object({
   seq: z.number().int().positive(),
   component: z.enum(["router", "agent_turn", "semantic_guard"]),
@@ -110,14 +122,17 @@ export const TokenLedgerEntrySchema = z.object({
   total_tokens: count.nullable(),
   at: epochMs
 })
+/** One Token ledger entry of a run trace. */
 export type TokenLedgerEntry = z.infer<typeof TokenLedgerEntrySchema>
 
+/** Zod schema of one count check: records expected by the finish record against records found. */
 export const CountCheckSchema = z.object({
   /** From the finish record; null when the run has none. */
   expected: count.nullable(),
   found: count
 })
 
+/** Zod schema of a `Reconciliation`. */
 export const ReconciliationSchema = z.object({
   /**
    * Sum of available ledger usage = `diagnosis_run.total_token_count` = `RUN_FINISHED.run_total_tokens`
@@ -147,6 +162,7 @@ export const ReconciliationSchema = z.object({
    */
   missing_writes: count
 })
+/** Audit completeness of a run: expected against found counts and token totals. */
 export type Reconciliation = z.infer<typeof ReconciliationSchema>
 
 /** The trace of one run, as the app's HTTP API returns it (snake_case). */
@@ -158,6 +174,7 @@ export const RunTraceSchema = z.object({
   token_ledger: z.array(TokenLedgerEntrySchema),
   reconciliation: ReconciliationSchema
 })
+/** The trace of one run, as the app's HTTP API returns it. */
 export type RunTrace = z.infer<typeof RunTraceSchema>
 
 /** One row of the recent-runs list: the run's record plus its audit completeness. */
@@ -179,19 +196,25 @@ export const RunListEntrySchema = z.object({
   audit_complete: z.boolean(),
   missing_writes: count
 })
+/** One row of the recent-runs list. */
 export type RunListEntry = z.infer<typeof RunListEntrySchema>
 
+/** Zod schema of a `RunListPage`. */
 export const RunListPageSchema = z.object({
   /** Newest first (start time, else finish time; then run id, descending). */
   runs: z.array(RunListEntrySchema),
   /** Pass as `before` for the next (older) page; null on the last page. */
   next_cursor: z.string().nullable()
 })
+/** One page of the recent-runs list. */
 export type RunListPage = z.infer<typeof RunListPageSchema>
 
+/** Default page size of the recent-runs list. */
 export const RUN_LIST_DEFAULT_LIMIT = 20
+/** Largest page size of the recent-runs list. */
 export const RUN_LIST_MAX_LIMIT = 100
 
+/** Options of `TraceQueryShape.listRuns`: page size, cursor and filters. */
 export interface ListRunsOptions {
   /** Page size, 1..100 (default 20). */
   readonly limit?: number
@@ -224,10 +247,12 @@ export interface ResolvedListRuns {
 export const runSortAt = (run: Pick<RunSummary, "started_at" | "finished_at">): number =>
   run.started_at ?? run.finished_at ?? 0
 
+/** Encodes a page position as the `next_cursor` text (`<at>.<runId>`). */
 export const encodeRunCursor = (cursor: RunCursor): string => `${cursor.at}.${cursor.runId}`
 
 const CURSOR_PATTERN = /^(\d{1,16})\.(.+)$/
 
+/** Parses a `next_cursor` text; `null` when it is malformed. */
 export const decodeRunCursor = (text: string): RunCursor | null => {
   const match = CURSOR_PATTERN.exec(text)
   if (!match || !isValidId(match[2])) return null
@@ -355,6 +380,7 @@ export const pageOfRuns = (entries: ReadonlyArray<RunListEntry>, options: Resolv
   }
 }
 
+/** Operations of the `TraceQuery` service: read a run's trace and list recent runs. */
 export interface TraceQueryShape {
   /** The trace of one run of one session. Another session's run is `RunNotFound`. */
   readonly getTrace: (

@@ -19,8 +19,10 @@ export const TIMELINE_EVENT_TYPES = [
   "RELEASE_DECISION",
   "RUN_FINISHED"
 ] as const
+/** Type of a Timeline event (one of `TIMELINE_EVENT_TYPES`). */
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number]
 
+/** One ordered, typed decision event of a run's Timeline. */
 export interface TimelineEvent {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -32,8 +34,10 @@ export interface TimelineEvent {
   readonly payload: JsonObject
 }
 
+/** Final status of a run that has ended. */
 export type RunFinalStatus = "FINISHED" | "FAILED" | "CANCELLED"
 
+/** Durable Audit record written when a run starts. */
 export interface DiagnosisRunStart {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -49,6 +53,7 @@ export interface AuditExpectedCounts {
   readonly tokenUsages: number
 }
 
+/** Durable Audit record written when a run ends. */
 export interface DiagnosisRunFinish {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -68,6 +73,7 @@ export interface DiagnosisRunFinish {
   readonly failedWrites: number
 }
 
+/** Durable Audit row for one AgentStep (one model turn of the diagnosis agent). */
 export interface AgentStepRecord {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -82,6 +88,7 @@ export interface AgentStepRecord {
   readonly totalTokens: number | null
 }
 
+/** Durable Audit metadata of one tool call (identity, status, latency, bytes, error code; never raw bodies). */
 export interface ToolInvocationAudit {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -103,8 +110,10 @@ export interface ToolInvocationAudit {
   readonly metadata: JsonObject
 }
 
+/** Which model call a Token ledger entry is for: router, agent turn or SemanticGuard. */
 export type TokenComponent = "router" | "agent_turn" | "semantic_guard"
 
+/** One Token ledger entry: the token usage of one model call of a run. */
 export interface TokenUsageRecord {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -122,12 +131,19 @@ export interface TokenUsageRecord {
   readonly at: number
 }
 
+/** Operations of the `AuditSink` service: one write per Durable Audit record kind. */
 export interface AuditSinkShape {
+  /** Records that a run started. */
   readonly startRun: (run: DiagnosisRunStart) => Effect.Effect<void, AuditWriteError>
+  /** Records a run's final status and summary. */
   readonly finishRun: (run: DiagnosisRunFinish) => Effect.Effect<void, AuditWriteError>
+  /** Appends one event to the run's Timeline. */
   readonly appendTimelineEvent: (event: TimelineEvent) => Effect.Effect<void, AuditWriteError>
+  /** Records one AgentStep. */
   readonly recordAgentStep: (step: AgentStepRecord) => Effect.Effect<void, AuditWriteError>
+  /** Records the audit metadata of one tool call. */
   readonly recordToolInvocation: (invocation: ToolInvocationAudit) => Effect.Effect<void, AuditWriteError>
+  /** Appends one row to the run's Token ledger. */
   readonly recordTokenUsage: (usage: TokenUsageRecord) => Effect.Effect<void, AuditWriteError>
 }
 

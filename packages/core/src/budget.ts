@@ -12,6 +12,7 @@ export interface RunBudgetLimits {
   readonly maxProjectionBytesPerRun: number
 }
 
+/** Default per-call and per-run budget limits. */
 export const defaultRunBudgetLimits: RunBudgetLimits = {
   maxToolCalls: 8,
   maxRequestBytesPerCall: 8 * 1024,
@@ -22,6 +23,7 @@ export const defaultRunBudgetLimits: RunBudgetLimits = {
   maxProjectionBytesPerRun: 128 * 1024
 }
 
+/** Amount used so far in each budget dimension of a run. */
 export type BudgetUsage = { readonly [K in BudgetDimension]: number }
 
 const runLimit = (limits: RunBudgetLimits, dimension: BudgetDimension): number => {
@@ -37,6 +39,7 @@ const runLimit = (limits: RunBudgetLimits, dimension: BudgetDimension): number =
   }
 }
 
+/** One run's budget: all-or-nothing reservations against its limits. */
 export interface RunBudget {
   readonly limits: RunBudgetLimits
   /**
@@ -48,6 +51,7 @@ export interface RunBudget {
   readonly remaining: Effect.Effect<BudgetUsage>
 }
 
+/** Makes a fresh `RunBudget` (nothing used yet) with the given limits. */
 export const makeRunBudget = (limits: RunBudgetLimits): Effect.Effect<RunBudget> =>
   Effect.map(
     Ref.make<BudgetUsage>({ toolCalls: 0, requestBytes: 0, rawBytes: 0, projectionBytes: 0 }),

@@ -6,6 +6,7 @@ import { Cause, Clock, Data, Effect } from "effect"
  */
 export type CircuitState = "CLOSED" | "OPEN" | "HALF_OPEN"
 
+/** Configuration of a `CircuitBreaker`. */
 export interface CircuitBreakerConfig {
   /** Names the breaker in errors, logs and metrics (e.g. `audit-mysql`). */
   readonly name: string
@@ -21,6 +22,7 @@ export interface CircuitBreakerConfig {
   readonly openAfterQuietMs?: number
 }
 
+/** Defaults for the optional fields of `CircuitBreakerConfig`. */
 export const defaultCircuitBreakerConfig = {
   failureThreshold: 3,
   resetAfterMs: 1000,
@@ -34,6 +36,7 @@ export class CircuitOpen extends Data.TaggedError("CircuitOpen")<{
   readonly retryAfterMs: number
 }> {}
 
+/** One state change of a breaker, passed to `CircuitBreakerHooks.onTransition`. */
 export interface CircuitTransition {
   readonly name: string
   readonly from: CircuitState
@@ -43,6 +46,7 @@ export interface CircuitTransition {
   readonly consecutiveFailures: number
 }
 
+/** Point-in-time view of a breaker's state and counters (for health checks and metrics). */
 export interface CircuitSnapshot {
   readonly name: string
   readonly state: CircuitState
@@ -53,6 +57,7 @@ export interface CircuitSnapshot {
   readonly rejected: number
 }
 
+/** Options of one `CircuitBreaker.call`. */
 export interface CallOptions<E> {
   /** Whether an error means the dependency is unhealthy (default: every error). Others count as success. */
   readonly isFailure?: (error: E) => boolean
@@ -64,8 +69,10 @@ export interface CallOptions<E> {
   readonly probe?: boolean
 }
 
+/** Guards calls to one dependency: opens after consecutive failures and fails fast with `CircuitOpen` while open. */
 export interface CircuitBreaker {
   readonly name: string
+  /** Runs the effect through the breaker; fails with `CircuitOpen` without running it when the breaker is open. */
   readonly call: <A, E, R>(
     effect: Effect.Effect<A, E, R>,
     options?: CallOptions<E>
@@ -76,6 +83,7 @@ export interface CircuitBreaker {
   readonly probeDue: Effect.Effect<boolean>
 }
 
+/** Callbacks a `CircuitBreaker` runs on its state changes. */
 export interface CircuitBreakerHooks {
   /** Runs after every state change, in the calling fiber (log it, export it, repair after it). */
   readonly onTransition?: (transition: CircuitTransition) => Effect.Effect<void>

@@ -25,12 +25,15 @@ export const TOOL_ERROR_CODES = [
   "CANCELLED",
   "INTERNAL_ERROR"
 ] as const
+/** Stable error code a tool call returns to the model (one of `TOOL_ERROR_CODES`). */
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number]
 
+/** A run budget dimension that a reservation can exhaust. */
 export type BudgetDimension = "toolCalls" | "requestBytes" | "rawBytes" | "projectionBytes"
 
 // ---- ToolBoundary rule violations -------------------------------------------------------
 
+/** The ToolBoundary refused a call: its run is not active. */
 export class RunNotActive extends Data.TaggedError("RunNotActive")<{
   readonly runId: string
   readonly state: string
@@ -40,12 +43,17 @@ export class RunMismatch extends Data.TaggedError("RunMismatch")<{
   readonly expectedRunId: string
   readonly receivedLength: number
 }> {}
+/** The `toolCallId` is malformed. Only its length is kept: the value came from the model. */
 export class InvalidToolCallId extends Data.TaggedError("InvalidToolCallId")<{ readonly length: number }> {}
+/** The `toolCallId` was already used in this run. */
 export class DuplicateToolCallId extends Data.TaggedError("DuplicateToolCallId")<{
   readonly toolCallId: string
 }> {}
+/** No tool of that name is registered with the ToolBoundary. */
 export class UnknownTool extends Data.TaggedError("UnknownTool")<{ readonly toolName: string }> {}
+/** The tool is not authorized for this run. */
 export class ToolNotAuthorized extends Data.TaggedError("ToolNotAuthorized")<{ readonly toolName: string }> {}
+/** The tool is not declared read-only, so it may not run inside a diagnosis. */
 export class ToolNotReadOnly extends Data.TaggedError("ToolNotReadOnly")<{ readonly toolName: string }> {}
 /** `issues` holds paths and messages from the schema, never the offending values. */
 export class InvalidRequest extends Data.TaggedError("InvalidRequest")<{
@@ -54,19 +62,23 @@ export class InvalidRequest extends Data.TaggedError("InvalidRequest")<{
   /** Optional stable reason a backend-side validator gives (e.g. `COLUMN_NOT_ALLOWED`). */
   readonly reason?: string
 }> {}
+/** The serialized request is over its byte limit. */
 export class RequestTooLarge extends Data.TaggedError("RequestTooLarge")<{
   readonly bytes: number
   readonly limit: number
 }> {}
+/** A reservation asked for more than remains in a run budget dimension. */
 export class BudgetExhausted extends Data.TaggedError("BudgetExhausted")<{
   readonly dimension: BudgetDimension
   readonly requested: number
   readonly remaining: number
 }> {}
+/** The backend's raw response is over its byte limit. */
 export class RawTooLarge extends Data.TaggedError("RawTooLarge")<{
   readonly bytes: number
   readonly limit: number
 }> {}
+/** The Projector could not make an agent result from the raw response. */
 export class ProjectionError extends Data.TaggedError("ProjectionError")<{
   /** Stable, safe reason such as `UNEXPECTED_SHAPE` or `NOTHING_FITS`. */
   readonly reason: string
@@ -91,20 +103,24 @@ export class StoreError extends Data.TaggedError("StoreError")<{
   readonly runId?: string
   readonly toolCallId?: string
 }> {}
+/** A canonical record with this `runId` and `toolCallId` already exists. */
 export class InvocationAlreadyExists extends Data.TaggedError("InvocationAlreadyExists")<{
   readonly runId: string
   readonly toolCallId: string
 }> {}
+/** No canonical record exists (or is left) for this `runId` and `toolCallId`. */
 export class InvocationNotFound extends Data.TaggedError("InvocationNotFound")<{
   readonly runId: string
   readonly toolCallId: string
 }> {}
+/** A canonical record was asked to move between InvocationStatus values that are not a legal transition. */
 export class IllegalTransition extends Data.TaggedError("IllegalTransition")<{
   readonly from: InvocationStatus
   readonly to: InvocationStatus
   readonly runId?: string
   readonly toolCallId?: string
 }> {}
+/** The serialized canonical record is over the store's `maxRecordBytes`. */
 export class RecordTooLarge extends Data.TaggedError("RecordTooLarge")<{
   readonly bytes: number
   readonly limit: number
@@ -112,6 +128,7 @@ export class RecordTooLarge extends Data.TaggedError("RecordTooLarge")<{
 
 // ---- Run lifecycle --------------------------------------------------------------------------
 
+/** A run was asked to move between lifecycle states that are not a legal transition. */
 export class IllegalRunTransition extends Data.TaggedError("IllegalRunTransition")<{
   readonly from: string
   readonly to: string

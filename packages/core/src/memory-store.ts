@@ -32,19 +32,23 @@ export interface InMemoryStoreLimits {
   readonly sweepIntervalMs: number
 }
 
+/** Default bounds of the in-memory store (entries, bytes, sweep interval). */
 export const defaultInMemoryStoreLimits: InMemoryStoreLimits = {
   maxEntries: 100_000,
   maxBytes: 256 * 1024 * 1024,
   sweepIntervalMs: 60_000
 }
 
+/** Configuration of the in-memory store: the common store config plus its bounds. */
 export type InMemoryCanonicalStoreConfig = CanonicalStoreConfig & InMemoryStoreLimits
 
+/** Records and serialized bytes an in-memory store holds. */
 export interface InMemoryStoreStats {
   readonly entries: number
   readonly bytes: number
 }
 
+/** The canonical invocation store operations plus in-memory stats and sweeping. */
 export interface InMemoryCanonicalStoreShape extends CanonicalInvocationStoreShape {
   /** Records and bytes held now (expired records not yet swept included). */
   readonly stats: Effect.Effect<InMemoryStoreStats>
@@ -180,8 +184,11 @@ export const validateStoreConfig = (
   return merged
 }
 
+/** In-memory, bounded canonical invocation store: constructors and layer. */
 export const InMemoryCanonicalStore = {
+  /** Makes the store without a sweep timer (see `makeInMemoryCanonicalStore`). */
   make: makeInMemoryCanonicalStore,
+  /** Makes the store with a sweep timer in the current scope (see `makeScopedInMemoryCanonicalStore`). */
   scoped: makeScopedInMemoryCanonicalStore,
   /** The scoped store (sweep timer included) as the `CanonicalInvocationStore`. */
   layer: (config: Partial<InMemoryCanonicalStoreConfig> = {}) => {

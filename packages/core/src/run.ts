@@ -16,6 +16,7 @@ import type { JsonObject } from "./json.js"
 /** Run lifecycle: ACTIVE -> FINISHED | FAILED | CANCELLED, nothing else. */
 export type RunLifecycleState = "ACTIVE" | RunFinalStatus
 
+/** Checks a run lifecycle transition: only `ACTIVE` to a final status is legal. */
 export const runTransition = (
   from: RunLifecycleState,
   to: RunLifecycleState
@@ -31,6 +32,7 @@ export interface TokenUsage {
   readonly totalTokens: number
 }
 
+/** Counts a `RunRecorder` kept for a run (written, failed, token total). */
 export interface RecorderSummary {
   readonly timelineEvents: number
   readonly agentSteps: number
@@ -50,8 +52,11 @@ export interface RecorderSummary {
  * Assigns the timeline sequence and keeps the token ledger total.
  */
 export interface RunRecorder {
+  /** Appends a Timeline event (the recorder assigns its sequence number). */
   readonly event: (type: TimelineEventType, payload?: JsonObject) => Effect.Effect<void>
+  /** Records the audit metadata of one tool call of this run. */
   readonly toolInvocation: (record: Omit<ToolInvocationAudit, "runId" | "sessionId">) => Effect.Effect<void>
+  /** Records one AgentStep of this run. */
   readonly agentStep: (record: Omit<AgentStepRecord, "runId" | "sessionId">) => Effect.Effect<void>
   /** One ledger row plus its `MODEL_TOKEN_USAGE` event. */
   readonly tokenUsage: (entry: {
@@ -63,6 +68,7 @@ export interface RunRecorder {
   readonly summary: Effect.Effect<RecorderSummary>
 }
 
+/** The current run: identity, query, start time and its authorized tools, budget and recorder. */
 export interface RunContext {
   readonly runId: RunId
   readonly sessionId: SessionId
@@ -87,6 +93,7 @@ export interface RunContext {
   }) => Effect.Effect<RecorderSummary, IllegalRunTransition>
 }
 
+/** Options to start a run. */
 export interface MakeRunOptions {
   readonly sessionId: SessionId
   readonly runId?: RunId

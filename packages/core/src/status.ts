@@ -5,7 +5,9 @@ export type EvidenceStatus = "EVIDENCE_FOUND" | "NO_EVIDENCE" | "ERROR"
 /** The evidence statuses a READY invocation can have. */
 export type ReadyEvidenceStatus = Exclude<EvidenceStatus, "ERROR">
 
+/** Every InvocationStatus: the lifecycle of a canonical record. */
 export const INVOCATION_STATUSES: ReadonlyArray<InvocationStatus> = ["PROJECTING", "READY", "ERROR"]
+/** Every EvidenceStatus: what a finished call says about the evidence. */
 export const EVIDENCE_STATUSES: ReadonlyArray<EvidenceStatus> = ["EVIDENCE_FOUND", "NO_EVIDENCE", "ERROR"]
 
 /**
@@ -18,6 +20,7 @@ export type StatusPair =
   | { readonly status: "READY"; readonly evidenceStatus: "NO_EVIDENCE" }
   | { readonly status: "ERROR"; readonly evidenceStatus: "ERROR" }
 
+/** True when (status, evidenceStatus) is one of the legal pairs (for unchecked input, e.g. a stored record). */
 export const isLegalStatusPair = (status: unknown, evidenceStatus: unknown): boolean =>
   (status === "PROJECTING" && evidenceStatus === null) ||
   (status === "READY" && (evidenceStatus === "EVIDENCE_FOUND" || evidenceStatus === "NO_EVIDENCE")) ||

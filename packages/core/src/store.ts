@@ -9,6 +9,7 @@ import type {
 import { isValidId, type RunId, type ToolCallId } from "./ids.js"
 import type { CanonicalInvocation, ProjectingInvocation, TerminalInvocation } from "./invocation.js"
 
+/** Operations of the canonical invocation store (the short-lived truth record of each tool call). */
 export interface CanonicalInvocationStoreShape {
   /** Create-if-absent with the store's TTL set at creation. */
   readonly create: (
@@ -34,6 +35,7 @@ export class CanonicalInvocationStore extends Context.Service<
   CanonicalInvocationStoreShape
 >()("@aiops-harness/core/CanonicalInvocationStore") {}
 
+/** Configuration every canonical invocation store takes. */
 export interface CanonicalStoreConfig {
   /** Time to live of a record, set at creation, in milliseconds. */
   readonly ttlMillis: number
@@ -43,6 +45,7 @@ export interface CanonicalStoreConfig {
   readonly keyPrefix: string
 }
 
+/** Default store configuration: 30 min TTL, 16 MiB records, `aiops` key prefix. */
 export const defaultCanonicalStoreConfig: CanonicalStoreConfig = {
   ttlMillis: 30 * 60 * 1000,
   maxRecordBytes: 16 * 1024 * 1024,
@@ -54,6 +57,7 @@ export const defaultCanonicalStoreConfig: CanonicalStoreConfig = {
  * one Redis Cluster slot.
  */
 export const KEY_PREFIX_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/
+/** True when the value is a valid store key prefix (`KEY_PREFIX_PATTERN`). */
 export const isValidKeyPrefix = (prefix: unknown): prefix is string =>
   typeof prefix === "string" && KEY_PREFIX_PATTERN.test(prefix)
 

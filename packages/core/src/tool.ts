@@ -15,6 +15,7 @@ export interface ToolCallContext {
   readonly now: number
 }
 
+/** What a Projector receives: the typed request, the raw response and its byte budget. */
 export interface ProjectorInput<Req, Raw> {
   readonly request: Req
   readonly toolCallId: ToolCallId
@@ -55,6 +56,7 @@ export interface ToolDefinition<Req = any, Raw = any> {
   /** Only read-only tools may run inside a diagnosis. */
   readonly readOnly: boolean
   readonly requestSchema: z.ZodType<Req>
+  /** Calls the backend and returns its raw response. */
   readonly execute: (
     request: Req,
     context: ToolCallContext

@@ -32,6 +32,7 @@ export type CitationFailureReason =
   | "LITERAL_CELL"
   | "STORE_UNAVAILABLE"
 
+/** Why the EvidenceGuard rejected one citation (or the whole draft). */
 export interface CitationFailure {
   /** `null` for draft-level failures (`NO_CLAIMS`). */
   readonly claimIndex: number | null
@@ -40,6 +41,7 @@ export interface CitationFailure {
   readonly reason: CitationFailureReason
 }
 
+/** The EvidenceGuard's check of one claim and its citations. */
 export interface ClaimCheck {
   readonly claimIndex: number
   readonly negative: boolean
@@ -61,6 +63,7 @@ export interface CitedEvidence {
   readonly agentResult: JsonObject
 }
 
+/** The EvidenceGuard's verdict on a draft: per-claim checks and whether the store could answer. */
 export interface EvidenceGuardResult {
   readonly passed: boolean
   /** False when the store could not answer: every claim then fails (fail closed). */

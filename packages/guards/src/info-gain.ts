@@ -1,7 +1,9 @@
 import type { ControlView } from "@aiops-harness/core"
 
+/** Why the information-gain rule requires the agent to stop calling tools. */
 export type StopReason = "DUPLICATE_REQUEST" | "NO_GAIN"
 
+/** Thresholds of the information-gain stop rule. */
 export interface InformationGainOptions {
   /** Consecutive no-gain observations (NO_EVIDENCE or ERROR) that require a stop. Default 3. */
   readonly noGainLimit: number
@@ -9,6 +11,7 @@ export interface InformationGainOptions {
   readonly duplicateLimit: number
 }
 
+/** Default thresholds: stop after 3 no-gain observations or 1 repeated request. */
 export const defaultInformationGainOptions: InformationGainOptions = { noGainLimit: 3, duplicateLimit: 1 }
 
 /** Harness-only state: never give it (or the thresholds) to the model. */
@@ -19,6 +22,7 @@ export interface InformationGainState {
   readonly stopped: StopReason | null
 }
 
+/** What one observation means for the run: whether a stop is required, and why. */
 export interface InformationGainDecision {
   readonly stopRequired: boolean
   readonly reason: StopReason | null
@@ -26,6 +30,7 @@ export interface InformationGainDecision {
   readonly noGain: boolean
 }
 
+/** State of a run before its first observation. */
 export const initialInformationGainState: InformationGainState = {
   seen: new Set(),
   consecutiveNoGain: 0,
@@ -81,6 +86,7 @@ export class InformationGainTracker {
     this.options = merged
   }
 
+  /** Folds one observation's Control View into the state and returns the decision. */
   observe(control: GainObservation): InformationGainDecision {
     const { state, decision } = stepInformationGain(this.current, control, this.options)
     this.current = state

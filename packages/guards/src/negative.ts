@@ -20,6 +20,7 @@ export interface NegativeScope {
   readonly sqlTargets: ReadonlyArray<string>
 }
 
+/** Whether a negative claim's text states its scope, and what it lacks. */
 export interface NegativeClaimCheck {
   readonly scoped: boolean
   /** What the text lacks: `absolute wording`, `topic "application"`, `query term "deadlock"`, `service "checkout"`, `window`, `datasource or table`, `no scope`. */
@@ -39,6 +40,7 @@ const canon = (s: string): string =>
 
 const LUCENE_OPERATORS = new Set(["and", "or", "not", "to"])
 
+/** Search terms of a log query: field prefixes, punctuation and boolean operators dropped, deduplicated. */
 export const queryTermsOf = (query: string): string[] => {
   const terms: string[] = []
   for (const raw of query.split(/\s+/)) {

@@ -31,6 +31,7 @@ export interface CheckedScope {
   readonly scope: JsonObject | null
 }
 
+/** The `CheckedScope` of one tool call, from its Control View. */
 export const checkedScopeOf = (control: ControlView): CheckedScope => ({
   toolCallId: control.toolCallId,
   tool: control.toolName,
@@ -54,6 +55,7 @@ export interface ObservationClassification {
   readonly systemTools?: ReadonlySet<string>
 }
 
+/** True when the tool observes the system itself (see `ObservationClassification`). */
 export const isSystemObservationTool = (
   tool: string,
   classification: ObservationClassification = {}
@@ -91,8 +93,10 @@ export const systemBackedClaims = (
   return out
 }
 
+/** The ReleaseDecision: publish the report, or a bounded cannot-conclude answer. */
 export type ReleaseDecisionKind = "PUBLISH_REPORT" | "CANNOT_CONCLUDE"
 
+/** The ReleaseDecision with the released text and why the report was not published. */
 export interface ReleaseDecisionResult {
   readonly decision: ReleaseDecisionKind
   /** The released text: the report, or a bounded answer saying what was checked and what is missing. */
@@ -106,12 +110,14 @@ export interface ReleaseDecisionResult {
   readonly missing: ReadonlyArray<string>
 }
 
+/** Bounds of the released text and of the lists in a cannot-conclude answer. */
 export interface ReleaseLimits {
   readonly maxChars: number
   readonly maxCheckedListed: number
   readonly maxMissingListed: number
 }
 
+/** Default `ReleaseLimits`. */
 export const defaultReleaseLimits: ReleaseLimits = {
   maxChars: 6000,
   maxCheckedListed: 10,

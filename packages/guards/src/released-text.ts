@@ -27,9 +27,12 @@ export interface ReleasedTextLimits {
   readonly minQuoteMatchChars: number
 }
 
+/** Default `ReleasedTextLimits`. */
 export const defaultReleasedTextLimits: ReleasedTextLimits = { maxQuoteChars: 160, minQuoteMatchChars: 40 }
 
+/** Label of a marked quotation copied from the run's evidence in released text. */
 export const EVIDENCE_QUOTE_MARKER = "quoted evidence"
+/** Label of a marked quotation of text that reads like an instruction. */
 export const TEXT_QUOTE_MARKER = "quoted text"
 
 /** Bidi controls, zero-width characters, soft hyphens, tag characters: all Unicode "format" (Cf). */
@@ -97,6 +100,7 @@ export const INSTRUCTION_PATTERNS: ReadonlyArray<RegExp> = [
   /\b(?:ignora|ignore[sz]?|ignoriere|ignorieren|negeer|ignorar)\b[^.!?\n]{0,40}\b(?:instrucciones|instructions|consignes|anweisungen|instructies|instruções|istruzioni)\b/
 ]
 
+/** True when the text reads like an instruction to the model or reader (prompt injection patterns). */
 export const looksLikeInstruction = (text: string): boolean => {
   const lower = cleanText(text).toLowerCase()
   return INSTRUCTION_PATTERNS.some((re) => re.test(lower))
@@ -207,6 +211,7 @@ const windowHashes = (
   }
 }
 
+/** Builds the `EvidenceIndex` of a run's READY projections. */
 export const evidenceIndex = (
   projections: ReadonlyArray<JsonObject>,
   minQuoteMatchChars: number = defaultReleasedTextLimits.minQuoteMatchChars
@@ -219,6 +224,7 @@ export const evidenceIndex = (
   return { k, size: set.size(), has: set.has }
 }
 
+/** An `EvidenceIndex` with no evidence: nothing counts as quoted evidence. */
 export const EMPTY_EVIDENCE_INDEX: EvidenceIndex = {
   k: defaultReleasedTextLimits.minQuoteMatchChars,
   size: 0,
@@ -341,14 +347,14 @@ export const releasedText = (
   return out
 }
 
+/** `text` as one bounded line: cleaned, links reduced, `"` and brackets neutralized, no quotes around. */
+export const inlineText = (text: string, max = 80): string => quoteBody(cleanText(text), max)
+
 /**
  * A short bounded quotation of text the harness writes into released content itself (a
  * query, a ref): one line, `"` and brackets neutralized, links reduced, at most `max` chars;
  * `[quoted text: "…"]` when it reads like an instruction.
  */
-/** `text` as one bounded line: cleaned, links reduced, `"` and brackets neutralized, no quotes around. */
-export const inlineText = (text: string, max = 80): string => quoteBody(cleanText(text), max)
-
 export const quoteInline = (text: string, max = 80): string => {
   const body = quoteBody(cleanText(text), max)
   // An instruction stays labelled as quoted text even inside a harness-written sentence.

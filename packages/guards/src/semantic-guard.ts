@@ -4,9 +4,12 @@ import { z } from "zod"
 import type { DraftReport } from "./draft.js"
 import type { CitedEvidence } from "./evidence-guard.js"
 
+/** The SemanticGuard's verdicts on a claim, strongest first. */
 export const SEMANTIC_VERDICTS = ["SUPPORTED", "PARTIALLY_SUPPORTED", "UNSUPPORTED"] as const
+/** One SemanticGuard verdict (one of `SEMANTIC_VERDICTS`). */
 export type SemanticVerdict = (typeof SEMANTIC_VERDICTS)[number]
 
+/** The judge's verdict on one claim. */
 export interface ClaimVerdict {
   readonly claim_index: number
   readonly verdict: SemanticVerdict
@@ -40,6 +43,7 @@ export interface SemanticJudgeInput {
   }>
 }
 
+/** What the judge returns: per-claim and summary verdicts, plus usage and model. */
 export interface SemanticJudgeOutput {
   readonly verdicts: ReadonlyArray<ClaimVerdict>
   /** The summary's verdict; absent for a non-blank summary counts as `UNSUPPORTED`. */
@@ -53,6 +57,7 @@ export type SemanticJudge<E = unknown, R = never> = (
   input: SemanticJudgeInput
 ) => Effect.Effect<SemanticJudgeOutput, E, R>
 
+/** The SemanticGuard's verdict on a draft. */
 export interface SemanticGuardResult {
   readonly passed: boolean
   /** Weakest claim verdict, or `JUDGE_FAILED` when the judge call failed. */

@@ -22,8 +22,10 @@ export const JsonProjectorConfigSchema = z.strictObject({
   /** Characters kept per string, after redaction. */
   maxStringChars: z.number().int().min(1).max(100_000).optional()
 })
+/** Settings of the generic JSON projector for an external tool. */
 export type JsonProjectorConfig = z.infer<typeof JsonProjectorConfigSchema>
 
+/** Zod schema of the harness's decision about one external tool: allowed, read-only, timeout, projector. */
 export const ExternalToolConfigSchema = z.strictObject({
   /** Unlisted or `allowed: false` tools are invisible: never listed, never callable. */
   allowed: z.boolean(),
@@ -34,6 +36,7 @@ export const ExternalToolConfigSchema = z.strictObject({
   description: z.string().min(1).max(1024).optional(),
   projector: JsonProjectorConfigSchema.optional()
 })
+/** The harness's decision about one external tool. */
 export type ExternalToolConfig = z.infer<typeof ExternalToolConfigSchema>
 
 const serverBase = {
@@ -60,6 +63,7 @@ const serverBase = {
   )
 }
 
+/** Zod schema of an external MCP server run as a child process (stdio). */
 export const StdioServerConfigSchema = z.strictObject({
   ...serverBase,
   command: z.string().min(1),
@@ -68,17 +72,21 @@ export const StdioServerConfigSchema = z.strictObject({
   cwd: z.string().min(1).optional()
 })
 
+/** Zod schema of an external MCP server reached over Streamable HTTP. */
 export const HttpServerConfigSchema = z.strictObject({
   ...serverBase,
   url: z.url({ protocol: /^https?$/, error: "url: expected an http(s) URL" }),
   headers: z.record(z.string(), z.string()).optional()
 })
 
+/** Zod schema of one external MCP server: stdio or Streamable HTTP. */
 export const ExternalServerConfigSchema = z.union([StdioServerConfigSchema, HttpServerConfigSchema], {
   error: "a server needs either `command` (stdio) or `url` (Streamable HTTP), with `tools`"
 })
+/** One external MCP server and its governed tools. */
 export type ExternalServerConfig = z.infer<typeof ExternalServerConfigSchema>
 
+/** Zod schema of the governed external MCP servers configuration. */
 export const McpConfigSchema = z
   .strictObject({
     servers: z.record(
@@ -99,6 +107,7 @@ export const McpConfigSchema = z
       }
     }
   })
+/** The governed external MCP servers configuration. */
 export type McpConfig = z.infer<typeof McpConfigSchema>
 
 /** The name the agent sees for `tool` of `server`. */

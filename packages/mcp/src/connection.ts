@@ -4,15 +4,19 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { ExternalServerConfig } from "./config.js"
 
+/** Default connect and call timeout of an external server, in milliseconds. */
 export const DEFAULT_EXTERNAL_TIMEOUT_MS = 10_000
 
 /** A lazily (re)connected client of one external server: a server that died is respawned on the next call. */
 export interface ExternalConnection {
   readonly server: string
+  /** The connected client, (re)connecting first when needed. */
   readonly client: () => Promise<Client>
+  /** Closes the connection; no reconnect after it. */
   readonly close: () => Promise<void>
 }
 
+/** Default largest message accepted from an external server, in bytes. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 20 * 1024 * 1024
 
 /** Thrown into the transport when a server's message is over `maxMessageBytes`. */
@@ -83,6 +87,7 @@ const withTimeout = <A>(promise: Promise<A>, ms: number, onTimeout: () => void):
     )
   })
 
+/** Makes a lazily connected `ExternalConnection` to one configured server. */
 export const makeExternalConnection = (server: string, config: ExternalServerConfig): ExternalConnection => {
   let current: Promise<Client> | null = null
   let closed = false

@@ -67,11 +67,13 @@ export const externalToolDefinition = (options: {
   }
 }
 
+/** The governed tools of every configured external server, ready for the ToolBoundary. */
 export interface ExternalTools {
   /** Allowed tools of every server (read-only or not: the boundary refuses the others). */
   readonly tools: ReadonlyArray<ToolDefinition>
   /** Config entries the server does not offer (`server__tool`). */
   readonly missing: ReadonlyArray<string>
+  /** Closes every server connection. */
   readonly close: () => Promise<void>
 }
 

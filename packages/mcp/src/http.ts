@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
 import { type McpSession, type McpSessionOptions, makeMcpSession } from "./serve.js"
 
+/** Options of the Streamable HTTP endpoint: session options plus session limits. */
 export interface McpHttpOptions extends Omit<McpSessionOptions, "sessionId"> {
   /** Open MCP sessions at most (each is a running harness run). Default 64. */
   readonly maxSessions?: number
@@ -14,6 +15,7 @@ export interface McpHttpOptions extends Omit<McpSessionOptions, "sessionId"> {
 
 /** Streamable HTTP MCP endpoint over Web `Request`/`Response` (mount it in any router). */
 export interface McpHttpHandler {
+  /** Answers one HTTP request to the MCP endpoint. */
   readonly handle: (request: Request) => Promise<Response>
   /** Open sessions (runs not finished). */
   readonly size: () => number

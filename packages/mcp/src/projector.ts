@@ -17,6 +17,7 @@ export interface ExternalRaw {
   readonly isError?: boolean
 }
 
+/** Default bounds of the generic JSON projector. */
 export const DEFAULT_JSON_PROJECTOR: Required<Omit<JsonProjectorConfig, "fields">> = {
   maxBytes: 8192,
   maxItems: 50,

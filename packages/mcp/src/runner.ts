@@ -9,6 +9,7 @@ export type McpServices = CanonicalInvocationStore | AuditSink
  * promise-based; the package never builds backends itself.
  */
 export interface McpRunner {
+  /** Runs the effect with the MCP services provided, as a promise. */
   readonly runPromise: <A, E>(
     effect: Effect.Effect<A, E, McpServices>,
     options?: { readonly signal?: AbortSignal }

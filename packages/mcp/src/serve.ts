@@ -26,6 +26,7 @@ import type { McpRunner } from "./runner.js"
 /** `_meta` key of every tool result: where the session's trace lives. */
 export const RUN_META_KEY = "io.aiops-harness/run"
 
+/** Options of one MCP session: the tools it serves, its runner and its run budget. */
 export interface McpSessionOptions {
   /** The harness tools to serve; only authorized read-only ones are listed (the boundary's list). */
   readonly tools: ReadonlyArray<ToolDefinition>

@@ -20,6 +20,7 @@ export interface ToolProjectionLimits {
   readonly maxBytes: number
 }
 
+/** Default item, text and byte bounds of the tool projectors. */
 export const DEFAULT_TOOL_PROJECTION_LIMITS: ToolProjectionLimits = {
   maxItems: 8,
   maxExcerptChars: 1200,
@@ -89,6 +90,7 @@ export interface DroppableList {
   readonly min?: number
 }
 
+/** How much of each droppable list fits the byte bound. */
 export interface Bounded {
   /** How many items of each droppable list fit, in the order given. */
   readonly counts: ReadonlyArray<number>

@@ -5,6 +5,7 @@ import { boundToBytes, cutText, type ToolProjectionLimits, resolveLimits } from 
 import { isSensitiveName, redactText } from "./redaction/index.js"
 import { type MysqlRequest, MysqlRawSchema } from "./schemas.js"
 
+/** Value that replaces a sensitive column's cell in the Agent Observation. */
 export const MASKED = "<MASKED>"
 
 /** True when a column holds secrets (`password`, `USER_PASSWORD_HASH`, `apiToken`, `ssn`, ...). */

@@ -14,6 +14,7 @@ import {
 } from "./redis/config.js"
 import { RedisCanonicalStore } from "./redis/store.js"
 
+/** Environment variables the store is configured from (e.g. `process.env`). */
 export type StoreEnv = Readonly<Record<string, string | undefined>>
 
 const positiveInt = (env: StoreEnv, name: string): number | undefined => {

@@ -45,6 +45,7 @@ import {
 } from "../trace.js"
 import { migrate } from "./migrations.js"
 
+/** When buffered Timeline events are flushed to MySQL. */
 export interface TimelineBatchConfig {
   /** Flush when this many events are buffered. */
   readonly maxEvents: number
@@ -52,6 +53,7 @@ export interface TimelineBatchConfig {
   readonly maxDelayMs: number
 }
 
+/** Configuration of the MySQL audit (connection, pool, timeouts, batching, breaker, repair). */
 export interface MysqlAuditConfig {
   /** `mysql://user:password@host:port/database` */
   readonly url: string
@@ -109,6 +111,7 @@ export interface MysqlAuditConfig {
   readonly observer?: AuditObserver
 }
 
+/** Defaults of the numeric `MysqlAuditConfig` settings (pool, timeouts, queue, breaker, stale-run age). */
 export const defaultMysqlAuditConfig = {
   connectionLimit: 10,
   connectTimeoutMs: 5000,
@@ -345,6 +348,7 @@ const callObserver = (f: (() => void) | undefined) => {
   }
 }
 
+/** The MySQL audit: its `AuditSink` and `TraceQuery` operations plus its pool, flushing, health and repair. */
 export interface MysqlAuditHandle {
   readonly sink: AuditSinkShape
   readonly trace: TraceQueryShape
@@ -1003,7 +1007,9 @@ export const makeMysqlAudit = (
 
 /** MySQL-backed `AuditSink` + `TraceQuery` from one scoped pool. */
 export const MysqlAudit = {
+  /** Makes the MySQL audit in the current scope (see `makeMysqlAudit`). */
   make: makeMysqlAudit,
+  /** The MySQL audit as the `AuditSink`, `TraceQuery` and `AuditHealth` services. */
   layer: (
     config: MysqlAuditConfig
   ): Layer.Layer<AuditSink | TraceQuery | AuditHealth, AuditConfigError | MigrationError> =>

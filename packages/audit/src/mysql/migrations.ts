@@ -126,6 +126,7 @@ export const AUDIT_TABLES = [
   "model_token_usage"
 ] as const
 
+/** What `migrate` did: versions applied now and versions already recorded. */
 export interface MigrationReport {
   /** Versions applied by this call, in order. */
   readonly applied: ReadonlyArray<number>
@@ -133,6 +134,7 @@ export interface MigrationReport {
   readonly alreadyApplied: ReadonlyArray<number>
 }
 
+/** Options of `migrate`. */
 export interface MigrateOptions {
   /** Defaults to the audit schema (`migrations`). */
   readonly migrations?: ReadonlyArray<Migration>

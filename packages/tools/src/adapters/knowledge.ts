@@ -10,6 +10,7 @@ import { TOOL_DESCRIPTIONS } from "../contracts/specs.js"
 import { KnowledgeSearch, type KnowledgeSearchShape } from "../knowledge/search.js"
 import { normalizeText } from "./scope.js"
 
+/** Options of the `lookup_knowledge` tool: its knowledge search and bounds. */
 export interface LookupKnowledgeToolOptions {
   readonly search: KnowledgeSearchShape
   /** Projection limits (max items, excerpt characters, ...). */

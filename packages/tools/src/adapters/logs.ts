@@ -12,6 +12,7 @@ import { TOOL_DESCRIPTIONS } from "../contracts/specs.js"
 import { LogBackend, type LogBackendShape } from "../logs/backend.js"
 import { normalizeText } from "./scope.js"
 
+/** Options of the `query_logs` tool: its log backend and internal controls. */
 export interface QueryLogsToolOptions {
   readonly backend: LogBackendShape
   /** Maximum entries the backend returns per call (internal control, never model-facing). */

@@ -12,6 +12,7 @@ import {
 } from "../mysql/index.js"
 import { normalizeText } from "./scope.js"
 
+/** Options of the `query_mysql` tool: its allowlist, executor and defaults. */
 export interface QueryMysqlToolOptions {
   readonly allowlist: MysqlAllowlist
   readonly executor: MysqlReadOnlyExecutorShape

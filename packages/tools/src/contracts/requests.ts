@@ -6,13 +6,19 @@ export const TOOL_NAMES = {
   queryLogs: "query_logs",
   queryMysql: "query_mysql"
 } as const
+/** Name of one of the built-in tools (a value of `TOOL_NAMES`). */
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES]
 
+/** The log topics `query_logs` can search. */
 export const LOG_TOPICS = ["application", "database_slow_query", "system_events", "system_metrics"] as const
+/** One log topic (one of `LOG_TOPICS`). */
 export type LogTopic = (typeof LOG_TOPICS)[number]
+/** Zod schema of a `LogTopic`. */
 export const LogTopicSchema = z.enum(LOG_TOPICS)
 
+/** Evidence blocks `lookup_knowledge` returns when `top_k` is not given. */
 export const DEFAULT_TOP_K = 5
+/** How far back `query_logs` searches when no window is given, in minutes. */
 export const DEFAULT_LOOKBACK_MINUTES = 60
 /** How far back `query_logs` reaches, in minutes: `lookback_minutes` and `start_time` alike. */
 export const MAX_LOOKBACK_MINUTES = 1440
@@ -33,6 +39,7 @@ export const LookupKnowledgeRequestSchema = z.strictObject({
     .default(DEFAULT_TOP_K)
     .describe("How many evidence blocks to return (1-10).")
 })
+/** A validated `lookup_knowledge` request. */
 export type LookupKnowledgeRequest = z.output<typeof LookupKnowledgeRequestSchema>
 
 /** `query_logs` request (0002). */
@@ -67,6 +74,7 @@ export const QueryLogsRequestSchema = z.strictObject({
     .optional()
     .describe("End of an absolute window (ISO 8601 with zone); default now, never later than now.")
 })
+/** A validated `query_logs` request. */
 export type QueryLogsRequest = z.output<typeof QueryLogsRequestSchema>
 
 /** `query_mysql` request (0002): `{ datasource, sql: 1..4000 }`. */
@@ -83,4 +91,5 @@ export const QueryMysqlRequestSchema = z.strictObject({
     .max(4000)
     .describe("One read-only SELECT over allowlisted tables and columns.")
 })
+/** A validated `query_mysql` request. */
 export type QueryMysqlRequest = z.output<typeof QueryMysqlRequestSchema>

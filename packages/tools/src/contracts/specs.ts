@@ -26,6 +26,7 @@ export const requestJsonSchema = (schema: z.ZodType): JsonSchema => {
   return rest
 }
 
+/** The model-facing description of each built-in tool. */
 export const TOOL_DESCRIPTIONS: { readonly [K in ToolName]: string } = {
   lookup_knowledge:
     "Search the operations runbooks and knowledge base. Returns bounded evidence blocks " +
@@ -38,6 +39,7 @@ export const TOOL_DESCRIPTIONS: { readonly [K in ToolName]: string } = {
     "columns may be read; sensitive columns are masked and rows are bounded."
 }
 
+/** The request schema of each built-in tool, by tool name. */
 export const REQUEST_SCHEMAS = {
   lookup_knowledge: LookupKnowledgeRequestSchema,
   query_logs: QueryLogsRequestSchema,

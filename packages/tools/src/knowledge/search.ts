@@ -6,11 +6,13 @@ import MiniSearch from "minisearch"
 import type { KnowledgeEvidence, KnowledgeRaw, RelevanceLevel } from "../contracts/results.js"
 import { chunkMarkdown, type MarkdownChunk } from "./markdown.js"
 
+/** One knowledge search: query text and how many evidence blocks to return. */
 export interface KnowledgeSearchRequest {
   readonly query: string
   readonly topK: number
 }
 
+/** Operations of the `KnowledgeSearch` service (the `lookup_knowledge` backend). */
 export interface KnowledgeSearchShape {
   /** Searches the knowledge base. A search without hits succeeds with `evidence: []`. */
   readonly search: (request: KnowledgeSearchRequest) => Effect.Effect<KnowledgeRaw, BackendError>
@@ -47,8 +49,10 @@ export interface RelevanceThresholds {
   readonly low: number
 }
 
+/** Default `RelevanceThresholds`. */
 export const defaultRelevanceThresholds: RelevanceThresholds = { high: 0.75, medium: 0.5, low: 0.25 }
 
+/** The relevance level of a hit from its score relative to the best score (see `RelevanceThresholds`). */
 export const relevanceLevelOf = (
   score: number,
   bestScore: number,
@@ -61,6 +65,7 @@ export const relevanceLevelOf = (
   return "REFERENCE"
 }
 
+/** Options of the embedded knowledge search (content and `topK` bounds, relevance thresholds). */
 export interface EmbeddedKnowledgeOptions {
   /** Maximum characters of `content` per evidence block (default 1200). */
   readonly maxContentChars?: number
@@ -172,6 +177,7 @@ const listMarkdown = (root: string): Effect.Effect<ReadonlyArray<string>, Knowle
     catch: (cause) => new KnowledgeIndexError({ reason: "READ_FAILED", path: root, cause })
   })
 
+/** Embedded knowledge search over markdown runbooks: constructors and layers. */
 export const EmbeddedKnowledgeSearch = {
   /** Index runbooks given as text. */
   fromDocuments: (
@@ -203,9 +209,11 @@ export const EmbeddedKnowledgeSearch = {
       return makeEmbeddedKnowledgeSearch(documents, options)
     }),
 
+  /** The search over the given documents as the `KnowledgeSearch` service. */
   layerFromDocuments: (documents: ReadonlyArray<KnowledgeDocument>, options?: EmbeddedKnowledgeOptions) =>
     Layer.succeed(KnowledgeSearch, makeEmbeddedKnowledgeSearch(documents, options)),
 
+  /** The search over a directory's markdown files as the `KnowledgeSearch` service. */
   layerFromDirectory: (dir: string, options?: EmbeddedKnowledgeOptions) =>
     Layer.effect(KnowledgeSearch, EmbeddedKnowledgeSearch.fromDirectory(dir, options))
 }

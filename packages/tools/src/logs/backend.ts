@@ -12,6 +12,7 @@ import {
   parseLogQuery
 } from "./query.js"
 
+/** One scoped log query a log backend runs. */
 export interface LogQueryRequest {
   readonly topic: LogTopic
   /** Lucene-like subset, see `parseLogQuery`. */
@@ -24,6 +25,7 @@ export interface LogQueryRequest {
   readonly limit: number
 }
 
+/** Operations of the `LogBackend` service (the `query_logs` backend). */
 export interface LogBackendShape {
   /**
    * Runs one scoped query. Zero matches is a success with `entries: []`. A query outside the
@@ -40,6 +42,7 @@ export class LogBackend extends Context.Service<LogBackend, LogBackendShape>()(
 /** The stable `InvalidRequest.reason` of a query outside the supported subset. */
 export const QUERY_SYNTAX = "QUERY_SYNTAX"
 
+/** The `source_kind` the embedded NDJSON log backend reports. */
 export const EMBEDDED_NDJSON_SOURCE_KIND = "embedded_ndjson"
 
 /** Loading NDJSON failed: unreadable file, or a line that is not a valid log entry. */
@@ -59,11 +62,13 @@ export interface NdjsonSource {
   readonly topic?: LogTopic
 }
 
+/** An NDJSON log file to load, with the topic of its lines when they carry none. */
 export interface NdjsonFile {
   readonly path: string
   readonly topic?: LogTopic
 }
 
+/** Options of the embedded log backend. */
 export interface EmbeddedLogOptions {
   /** `"fail"` (default): a malformed line fails the load. `"skip"`: it is dropped. */
   readonly onInvalidLine?: "fail" | "skip"
@@ -236,6 +241,7 @@ const readSource = (file: NdjsonFile): Effect.Effect<NdjsonSource, LogSourceErro
  * order, evenly sampled down to `limit`; `source_kind` is `embedded_ndjson`.
  */
 export const EmbeddedLogBackend = {
+  /** Makes the backend from NDJSON text sources. */
   fromNdjson: (
     sources: ReadonlyArray<NdjsonSource>,
     options: EmbeddedLogOptions = {}
@@ -244,6 +250,7 @@ export const EmbeddedLogBackend = {
       Effect.forEach(sources, (s) => loadSource(s, options)),
       (loaded) => makeEmbeddedLogBackend(loaded.flat())
     ),
+  /** Makes the backend from NDJSON files. */
   fromFiles: (
     files: ReadonlyArray<NdjsonFile>,
     options: EmbeddedLogOptions = {}
@@ -251,8 +258,10 @@ export const EmbeddedLogBackend = {
     Effect.flatMap(Effect.forEach(files, readSource), (sources) =>
       EmbeddedLogBackend.fromNdjson(sources, options)
     ),
+  /** The backend from NDJSON text sources as the `LogBackend` service. */
   layerFromNdjson: (sources: ReadonlyArray<NdjsonSource>, options?: EmbeddedLogOptions) =>
     Layer.effect(LogBackend, EmbeddedLogBackend.fromNdjson(sources, options)),
+  /** The backend from NDJSON files as the `LogBackend` service. */
   layerFromFiles: (files: ReadonlyArray<NdjsonFile>, options?: EmbeddedLogOptions) =>
     Layer.effect(LogBackend, EmbeddedLogBackend.fromFiles(files, options))
 }

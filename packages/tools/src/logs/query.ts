@@ -216,6 +216,7 @@ const termOf = (field: string | null, raw: string, wild: boolean, cmp: boolean, 
 /** Maps a field name of the query to the name stored in the entries, or `undefined` when unknown. */
 export type LogFieldResolver = (field: string) => string | undefined
 
+/** Options of `parseLogQuery`. */
 export interface ParseLogQueryOptions {
   /**
    * Fields the source knows. When given, any other field is `INVALID_FIELD` (a query on a field

@@ -40,7 +40,9 @@ export const MysqlAllowlistSchema = z
   .object({ datasources: z.record(identifier, MysqlAllowlistDatasourceSchema) })
   .strict()
 
+/** The tables and columns `query_mysql` may read, per datasource and schema. */
 export type MysqlAllowlist = z.infer<typeof MysqlAllowlistSchema>
+/** The readable (and excluded) columns of one allowlisted table. */
 export type MysqlAllowlistTable = z.infer<typeof MysqlAllowlistTableSchema>
 
 const SYSTEM_SCHEMAS = new Set(["information_schema", "mysql", "performance_schema", "sys"])

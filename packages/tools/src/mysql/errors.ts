@@ -37,6 +37,7 @@ export type MysqlRejectionReason =
   | "ROUND_TRIP_MISMATCH"
   | "UNSUPPORTED_SYNTAX"
 
+/** Every reason the validator can reject a statement with. */
 export const MYSQL_REJECTION_REASONS: ReadonlyArray<MysqlRejectionReason> = [
   "EMPTY_QUERY",
   "PARSE_ERROR",
@@ -75,6 +76,7 @@ export class MysqlQueryRejected extends Data.TaggedError("MysqlQueryRejected")<{
   readonly detail: string
 }> {}
 
+/** Why an executor could not run a validated statement (in `MysqlExecutionError`). */
 export type MysqlExecutionErrorCode =
   | "CONNECTION_FAILED"
   | "TIMEOUT"

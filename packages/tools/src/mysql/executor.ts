@@ -5,6 +5,7 @@ import { checkGrants } from "./grants.js"
 import type { MysqlColumnOrigin } from "./provenance.js"
 import { isIssuedMysqlQueryPlan, type MysqlQueryPlan } from "./validator.js"
 
+/** Configuration of the read-only executor (connection and limits). */
 export interface MysqlReadOnlyExecutorConfig {
   /** mysql://user:password@host:port — production should use a SELECT-only user. */
   readonly url: string
@@ -38,8 +39,10 @@ export const DEFAULT_MAX_RESULT_BYTES = 1_048_576
 /** `group_concat_max_len` pinned per session (MariaDB's default is 1 MiB per group). */
 export const PINNED_GROUP_CONCAT_MAX_LEN = 16_384
 
+/** One cell value of a query result. */
 export type MysqlCell = number | string | boolean | null
 
+/** One column of a query result. */
 export interface MysqlResultColumn {
   /** Key of this column in each row (duplicate names get a `_2`, `_3`, ... suffix). */
   readonly name: string
@@ -52,6 +55,7 @@ export interface MysqlResultColumn {
   readonly origin: MysqlColumnOrigin
 }
 
+/** Result of one read-only query: columns, rows and whether the row cap was hit. */
 export interface MysqlQueryResult {
   readonly columns: Array<MysqlResultColumn>
   readonly rows: Array<Record<string, MysqlCell>>
@@ -60,7 +64,9 @@ export interface MysqlQueryResult {
   readonly truncated: boolean
 }
 
+/** Operations of the `MysqlReadOnlyExecutor` service. */
 export interface MysqlReadOnlyExecutorShape {
+  /** Runs one validated query plan read-only. */
   readonly execute: (plan: MysqlQueryPlan) => Effect.Effect<MysqlQueryResult, MysqlExecutionError>
 }
 
@@ -72,6 +78,7 @@ export class MysqlReadOnlyExecutor extends Context.Service<
   MysqlReadOnlyExecutor,
   MysqlReadOnlyExecutorShape
 >()("@aiops-harness/tools/MysqlReadOnlyExecutor") {
+  /** The executor over a pool built from the config (see `makeMysqlReadOnlyExecutor`), as a layer. */
   static readonly layer = (
     config: MysqlReadOnlyExecutorConfig
   ): Layer.Layer<MysqlReadOnlyExecutor, MysqlExecutionError> =>

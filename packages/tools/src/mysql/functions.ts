@@ -26,6 +26,7 @@ export const SAFE_AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
   "JSON_OBJECTAGG"
 ])
 
+/** Scalar functions (and operators the parser treats as functions) a validated query may call. */
 export const SAFE_SCALAR_FUNCTIONS: ReadonlySet<string> = new Set([
   // predicates / subquery operators the parser represents as functions
   "EXISTS",

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import mysql from "mysql2/promise"
 import { MysqlExecutionError } from "./errors.js"
 
+/** Options of `ensureMysqlQueryUser`: admin connection and the query user to create. */
 export interface EnsureMysqlQueryUserOptions {
   /** An administrator connection (creates the user and grants SELECT). */
   readonly adminUrl: string

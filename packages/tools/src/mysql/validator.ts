@@ -43,16 +43,19 @@ export interface MysqlQueryPlan {
   readonly functions: ReadonlyArray<string>
 }
 
+/** A `query_mysql` request to validate: datasource and SQL text. */
 export interface MysqlQueryRequest {
   readonly datasource: string
   readonly sql: string
 }
 
+/** Options of the MySQL query validator. */
 export interface ValidateMysqlQueryOptions {
   /** Upper bound of the enforced LIMIT. Default 200. */
   readonly maxRows?: number
 }
 
+/** Default upper bound of the LIMIT the validator enforces. */
 export const DEFAULT_MAX_ROWS = 200
 const MAX_SQL_LENGTH = 100_000
 
