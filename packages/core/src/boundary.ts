@@ -54,6 +54,7 @@ export interface ControlView {
   readonly budgetRemaining: BudgetUsage
 }
 
+/** What one ToolBoundary call returns: the model's observation, the harness's control view, and the internal cause. */
 export interface ToolCallOutcome {
   readonly observation: AgentObservation
   readonly control: ControlView
@@ -61,13 +62,16 @@ export interface ToolCallOutcome {
   readonly error: ToolBoundaryError | null
 }
 
+/** Settings of a ToolBoundary that no tool overrides. */
 export interface ToolBoundaryConfig {
   /** Backend time limit when a tool sets none. */
   readonly backendTimeoutMillis: number
 }
 
+/** Default ToolBoundary settings: a 30 s backend time limit. */
 export const defaultToolBoundaryConfig: ToolBoundaryConfig = { backendTimeoutMillis: 30_000 }
 
+/** The ToolBoundary of one run: the only way a tool call reaches a backend. */
 export interface ToolBoundaryShape {
   readonly run: RunContext
   /** Executes one tool call under every rule. Never fails: failures become error codes. */
@@ -447,6 +451,7 @@ export const makeToolBoundary = (options: {
 export class ToolBoundary extends Context.Service<ToolBoundary, ToolBoundaryShape>()(
   "@aiops-harness/core/ToolBoundary"
 ) {
+  /** A layer that builds the run's ToolBoundary from {@link makeToolBoundary}'s options. */
   static readonly layer = (options: Parameters<typeof makeToolBoundary>[0]) =>
     Layer.effect(ToolBoundary, makeToolBoundary(options))
 }

@@ -110,6 +110,7 @@ export const CanonicalInvocationSchema = z.discriminatedUnion("status", [
     .strict()
 ]) as unknown as z.ZodType<CanonicalInvocation>
 
+/** zod schema of a JSON value (raw responses and projections are JSON only). */
 export const JsonValueSchema = JsonSchema
 
 /** The next record of a legal transition. */
@@ -131,6 +132,7 @@ export const checkTransition = (
         })
       )
 
+/** The first record of a tool call: PROJECTING, written before the backend runs. */
 export const newProjectingInvocation = (
   identity: Omit<InvocationIdentity, "updatedAt">
 ): ProjectingInvocation => ({
@@ -140,6 +142,7 @@ export const newProjectingInvocation = (
   evidenceStatus: null
 })
 
+/** The READY record of a PROJECTING call: raw response, projection and sizes. */
 export const toReady = (
   current: ProjectingInvocation,
   result: {
@@ -156,6 +159,7 @@ export const toReady = (
   return { ...identityOf(current), updatedAt: at, status: "READY", ...rest }
 }
 
+/** The ERROR record of a PROJECTING call, with its stable error code. */
 export const toError = (
   current: ProjectingInvocation,
   errorCode: ToolErrorCode,

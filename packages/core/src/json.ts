@@ -1,5 +1,6 @@
 /** JSON values: everything the canonical store, projections and audit carry must be one. */
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
+/** A JSON object (string keys, JSON values). */
 export type JsonObject = { readonly [key: string]: Json }
 
 /**

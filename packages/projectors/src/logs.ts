@@ -8,6 +8,7 @@ import { PatternGrouper } from "./patterns/index.js"
 import { redactSecrets, redactText } from "./redaction/index.js"
 import { BackendErrorReportRawSchema, type LogsRequest } from "./schemas.js"
 
+/** The tool name whose results the logs projector projects (and EvidenceGuard expects for `pattern` refs). */
 export const QUERY_LOGS_TOOL_NAME = "query_logs"
 const DEFAULT_LOOKBACK_MINUTES = 60
 

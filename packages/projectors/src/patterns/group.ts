@@ -25,6 +25,7 @@ export interface PatternGrouping {
   readonly patterns: ReadonlyArray<LogPattern>
 }
 
+/** Options of {@link groupLogPatterns} (one configuration for every system; defaults are the tested ones). */
 export interface PatternGroupingOptions {
   /**
    * A column whose values are all constant-looking words splits a group into sub-templates when it
@@ -251,7 +252,7 @@ export class PatternGrouper {
 
 /**
  * Group log messages into templates. Deterministic: the same input gives the same output, and
- * pattern ids are numbered in order of first appearance. See {@link PatternGrouper}.
+ * pattern ids are numbered in order of first appearance. See `PatternGrouper` (internal).
  */
 export function groupLogPatterns(
   messages: ReadonlyArray<string>,

@@ -17,6 +17,7 @@ export const PLACEHOLDERS = {
   sqlLiteral: "<SQL_LITERAL>",
   stackTrace: "<STACK_TRACE>"
 } as const
+/** A typed placeholder that replaces a redacted value (`<SECRET>`, `<IP>`, `<HOST>`, ...). */
 export type Placeholder = (typeof PLACEHOLDERS)[keyof typeof PLACEHOLDERS]
 
 const P = PLACEHOLDERS

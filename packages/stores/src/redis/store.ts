@@ -186,7 +186,9 @@ export const makeRedisCanonicalStore = (
  * `layer(config)` validates the config when called (throws `TypeError`/`RangeError`).
  */
 export const RedisCanonicalStore = {
+  /** A scoped store: the connection is released when the scope closes. */
   make: makeRedisCanonicalStore,
+  /** The store as a `CanonicalInvocationStore` layer. */
   layer: (config: RedisCanonicalStoreConfig): Layer.Layer<CanonicalInvocationStore, StoreError> =>
     Layer.effect(CanonicalInvocationStore, makeRedisCanonicalStore(config))
 }
