@@ -12,11 +12,16 @@ import {
   redactPrivateKeys,
   redactSqlLiterals,
   redactStackTraces,
+  redactSyslogHosts,
   redactTokenShapes,
   redactUrlCredentials
 } from "./rules.js"
+import { redactStructured } from "./structured.js"
+import { redactDecodedViews } from "./views.js"
 
 export { isSensitiveName } from "./names.js"
+export type { VendorTokenFormat } from "./vendors.js"
+export { VENDOR_TOKEN_FORMATS } from "./vendors.js"
 export type { Placeholder } from "./rules.js"
 export { PLACEHOLDERS } from "./rules.js"
 
@@ -28,9 +33,15 @@ export { PLACEHOLDERS } from "./rules.js"
  */
 export const redactSecrets = (text: string): string => {
   if (text.length === 0) return text
+  return secretRules(redactDecodedViews(text, secretRules))
+}
+
+/** The secret rules on one (possibly decoded) view of the text. */
+const secretRules = (text: string): string => {
   let out = redactPrivateKeys(text)
   out = redactUrlCredentials(out)
   out = redactTokenShapes(out)
+  out = redactStructured(out)
   out = redactKeyValues(out)
   out = redactFlagsAndProse(out)
   out = redactAuthAndEntropy(out)
@@ -47,17 +58,14 @@ export const redactText = (text: string): string => {
   if (text.length === 0) return text
   let out = redactPrivateKeys(text)
   out = redactStackTraces(out)
-  out = redactUrlCredentials(out)
-  out = redactTokenShapes(out)
-  out = redactKeyValues(out)
-  out = redactFlagsAndProse(out)
-  out = redactAuthAndEntropy(out)
+  out = secretRules(redactDecodedViews(out, secretRules))
   out = redactSqlLiterals(out)
   out = redactEmails(out)
   out = redactIps(out)
   out = redactPods(out)
   out = redactHosts(out)
   out = redactPids(out)
+  out = redactSyslogHosts(out)
   return out
 }
 

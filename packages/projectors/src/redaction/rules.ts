@@ -1,3 +1,6 @@
+import { isHexRun, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
+import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
+import { VENDOR_HINTED_RE, VENDOR_HINTS, VENDOR_PREFIXED_RE } from "./vendors.js"
 /**
  * The redaction catalogue: each rule is one linear-time pass (bounded quantifiers, anchored
  * starts, no nested unbounded repetition) guarded by a cheap pre-check so that clean text costs
@@ -85,36 +88,6 @@ export const redactUrlCredentials = (text: string): string =>
 
 const JWT_RE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
 
-/** Cloud and SaaS credential shapes that are secret on their own, wherever they appear. */
-const KNOWN_TOKEN_RE = new RegExp(
-  [
-    // AWS access key ids
-    "\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\\b",
-    // GitHub
-    "\\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,255}\\b",
-    "\\bgithub_pat_[A-Za-z0-9_]{20,255}",
-    // GitLab
-    "\\bglpat-[A-Za-z0-9_-]{20,255}",
-    // Slack
-    "\\bxox[abposre]-[A-Za-z0-9-]{10,255}",
-    // Stripe
-    "\\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,255}",
-    // Google API keys
-    "\\bAIza[0-9A-Za-z_-]{30,40}",
-    // OpenAI / Anthropic style keys
-    "\\bsk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,255}",
-    // npm tokens
-    "\\bnpm_[A-Za-z0-9]{30,255}",
-    // SendGrid
-    "\\bSG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}",
-    // Twilio API key SIDs
-    "\\bSK[0-9a-fA-F]{32}\\b"
-  ].join("|"),
-  "g"
-)
-const KNOWN_TOKEN_HINT_RE =
-  /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[posur]_|github_pat_|glpat-|xox|_live_|_test_|AIza|sk-|npm_|SG\.|SK[0-9a-fA-F]{32}/
-
 /** Incoming-webhook URLs whose path is the credential (Slack, Discord). */
 const WEBHOOK_RE =
   /(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9_/-]{8,300}/g
@@ -123,7 +96,14 @@ export const redactTokenShapes = (text: string): string => {
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
   if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
-  if (KNOWN_TOKEN_HINT_RE.test(out)) out = out.replace(KNOWN_TOKEN_RE, P.secret)
+  VENDOR_PREFIXED_RE.lastIndex = 0
+  if (VENDOR_PREFIXED_RE.test(out)) out = out.replace(VENDOR_PREFIXED_RE, P.secret)
+  for (const hint of VENDOR_HINTS) {
+    if (out.includes(hint)) {
+      out = out.replace(VENDOR_HINTED_RE, P.secret)
+      break
+    }
+  }
   return out
 }
 
@@ -131,7 +111,7 @@ export const redactTokenShapes = (text: string): string => {
 
 /** Key words that make the value of a `key=value` / `key: value` / JSON field secret. */
 const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$/i
+  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
 
 /**
  * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
@@ -139,10 +119,25 @@ const SECRET_KEY_RE =
  * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
  */
 const UNAMBIGUOUS_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|cookie|^pass$|[_.-]pass$/i
+  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
+
+/**
+ * Keys that count words or name a metric (`prompt_tokens=1834`, `active_sessions=4`,
+ * `token_count`, `max_tokens`, `session_ttl`): a number after them is not a secret.
+ */
+const METRIC_KEY_RE =
+  /tokens|sessions|secrets|passwords|keys|count|total|num|max|min|limit|size|len|length|ttl|timeout|expir|age|rate|ratio|per[_-]?s|ms$|seconds?$|_at$|_id$|index|idx|rotation|version|ver$|retries|attempts/i
+/** A plain number, optionally with a unit (`1834`, `0.93`, `30s`, `1.2k`, `450ms`, `12%`). */
+const NUMBER_VALUE_RE = /^-?\d+(?:\.\d+)?(?:[a-zA-Z%]{1,3})?$/
+/** Words that describe a secret's state instead of being one (`token: expired`, `password=<none>`). */
+const STATUS_WORDS: ReadonlySet<string> = new Set(
+  "rotation rotated expired missing required invalid valid none null nil undefined empty true false yes no set unset present absent redacted masked hidden provided ok failed rejected accepted revoked refreshed changed updated enabled disabled reset sent received ***".split(
+    " "
+  )
+)
 
 /** Header-like keys whose value runs to the end of the line (several `; `-separated parts). */
-const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$|^(?:proxy-)?authori[sz]ation$/i
+const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$/i
 /** Connection-string keys whose value runs to the next `;` (it contains `&` and `=`). */
 const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
 
@@ -150,7 +145,8 @@ const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
  * `key` (optionally quoted, optionally JSON-escaped) then `=` or `:`; the value is scanned by
  * hand in {@link redactKeyValues}.
  */
-const KEY_SEP_RE = /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*[:=][ \t]*)/g
+const KEY_SEP_RE =
+  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:::=|:=|\?=|\+=|=>|->|[:=])[ \t]*)/g
 
 const isValueStop = (c: number): boolean =>
   c === 32 ||
@@ -277,7 +273,16 @@ const blockEnd = (text: string, start: number, max: number): number => {
 const INNER_VALUE_RE =
   /(["']?[\w.-]{1,64}["']?[ \t]*[:=][ \t]*)(?:"(?:[^"\\\r\n]|\\.){0,4096}"|'(?:[^'\\\r\n]|\\.){0,4096}'|(?![<{[])[^\s,;}\]"']{1,4096})/g
 
-const redactInnerValues = (block: string): string =>
+/** `[v]`, `['a', 'b']`, `[Bearer v]`: a flat list of values (header maps). */
+const FLAT_LIST_RE = /^\[(?:(Bearer|Basic|Token|Digest|ApiKey)[ \t]+)?[^[\]{}:=]{1,4096}\]$/i
+
+const redactInnerValues = (block: string): string => {
+  const flat = FLAT_LIST_RE.exec(block)
+  if (flat !== null) return flat[1] === undefined ? `[${P.secret}]` : `[${flat[1]} ${P.secret}]`
+  return redactInnerObject(block)
+}
+
+const redactInnerObject = (block: string): string =>
   block.replace(INNER_VALUE_RE, (whole, head: string) => {
     const value = whole.slice(head.length)
     if (PLACEHOLDER_START_RE.test(value) || PLACEHOLDER_START_RE.test(value.slice(1))) return whole
@@ -286,10 +291,44 @@ const redactInnerValues = (block: string): string =>
   })
 
 /** Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check). */
-const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|session|cookie|bearer|sig|otp|pin/i
+const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin/i
+/** A hex run long enough to be a key under any name that is not an id (`9faefc…` after `x=`). */
+const HEX32_RE = /[0-9a-fA-F]{32}/
+
+/** Keys whose secret value is recognised by its shape only (`*_key`, `auth*`, `*cred`, vendors). */
+const WEAK_KEY_RE = /key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
+
+type KeyClass = "unambiguous" | "ambiguous" | "weak" | "any"
+
+const keyClass = (key: string): KeyClass | null => {
+  if (UNAMBIGUOUS_KEY_RE.test(key)) return "unambiguous"
+  if (SECRET_KEY_RE.test(key)) return WEAK_KEY_RE.test(key) && !AMBIGUOUS_KEY_RE.test(key) ? "weak" : "ambiguous"
+  if (VENDOR_KEY_RE.test(key)) return "weak"
+  return ID_KEY_RE.test(key) ? null : "any"
+}
+const AMBIGUOUS_KEY_RE =
+  /credential|authori[sz]ation|session|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^sig$|signature|otp$|^pin$/i
+
+/** Whether `value` (after `key` and `sep`) is a secret, by the key's class and the value. */
+const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, scheme: boolean): boolean => {
+  if (value === "" || PLACEHOLDER_START_RE.test(value)) return false
+  if (STATUS_WORDS.has(value.toLowerCase())) return false
+  if (NUMBER_VALUE_RE.test(value) && (METRIC_KEY_RE.test(key) || (sep === ":" && key.includes("-")))) return false
+  switch (cls) {
+    case "unambiguous":
+      return true
+    case "ambiguous":
+      return scheme || AUTH_SCHEME_RE.test(value) || looksLikeToken(value)
+    case "weak":
+      return scheme || isSecretShaped(value) || isRandomMixed(value)
+    case "any":
+      return isHexRun(value, 32) || isRandomMixed(value)
+  }
+}
 
 export const redactKeyValues = (text: string): string => {
-  if ((!text.includes("=") && !text.includes(":")) || !KEY_HINT_RE.test(text)) return text
+  if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
+  if (!KEY_HINT_RE.test(text) && !VENDOR_KEY_RE.test(text) && !HEX32_RE.test(text)) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -299,16 +338,17 @@ export const redactKeyValues = (text: string): string => {
   while (m !== null) {
     const key = m[1]!
     const sepEnd = m.index + m[0].length
-    if (SECRET_KEY_RE.test(key)) {
+    const cls = keyClass(key)
+    if (cls !== null) {
       const open = text.charCodeAt(sepEnd)
-      if (open === 123 || open === 91) {
+      if (cls !== "any" && (open === 123 || open === 91)) {
         // An object / array of credentials: redact its values, keep its structure.
         const max = Math.min(8192, blockBudget)
         const end = blockEnd(text, sepEnd, max)
         blockBudget -= end > sepEnd ? end - sepEnd : max
         if (end > sepEnd) {
           const block = text.slice(sepEnd, end)
-          const redacted = redactInnerValues(block)
+          const redacted = cls === "weak" ? block : redactInnerValues(block)
           if (redacted !== block) {
             out += text.slice(last, sepEnd) + redacted
             last = end
@@ -325,8 +365,7 @@ export const redactKeyValues = (text: string): string => {
         const value = text.slice(from, to)
         const secret =
           to > from &&
-          !PLACEHOLDER_START_RE.test(value) &&
-          (scheme || UNAMBIGUOUS_KEY_RE.test(key) || AUTH_SCHEME_RE.test(value) || looksLikeToken(value)) &&
+          isSecretValue(key, cls, m[3]!.trim(), value, scheme) &&
           // `Access denied ... (using password: YES)` says whether a password was sent.
           !((value === "YES" || value === "NO") && text.slice(Math.max(0, m.index - 6), m.index) === "using ")
         if (secret) {
@@ -349,7 +388,7 @@ export const redactKeyValues = (text: string): string => {
  * another flag.
  */
 const FLAG_RE =
-  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(=|[ \t]+)(?![-<\s])/gi
+  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=(?:passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(?:[_-](?:hash|file|value|b64|base64))?)(=|[ \t]+)(?![-<\s])/gi
 
 /** The mysql client family, whose `-p<password>` (no space) carries the password. */
 const MYSQL_CMD_RE =
@@ -359,6 +398,16 @@ const MYSQL_P_RE = /(?<=[ \t])-p(?:'[^'\r\n]{0,256}'|"[^"\r\n]{0,256}"|(?![<\s'"
 /** `password hunter2 rejected`, `the password was Winter2024!` (a value with a digit or symbol). */
 const PROSE_PASSWORD_RE =
   /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?=([^\s<`'"]{4,256}))\3/gi
+
+/** `secret to X`, `the api token is X`: a secret key word, a linking word, a token-like value. */
+const PROSE_SECRET_RE =
+  /(?<![\w-])(secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key)([ \t]+(?:is|was|to|of|now|set to|changed to|reset to)[ \t]+)(?=([^\s<`'"]{6,256}))\3/gi
+
+const isProseSecret = (value: string): boolean =>
+  /[A-Za-z]/.test(value) &&
+  /[\d!#$%&*+/=?@^_~-]/.test(value) &&
+  !CLASS_NAME_RE.test(value) &&
+  !/^v?\d+(?:[.:/-]\d+)*[a-z]{0,3}$/i.test(value)
 
 export const redactFlagsAndProse = (text: string): string => {
   let out = text
@@ -371,6 +420,12 @@ export const redactFlagsAndProse = (text: string): string => {
       const value = raw.replace(/[.,;:)\]}]+$/, "")
       if (value.length < 4 || /^[A-Za-z]+$/.test(value) || CLASS_NAME_RE.test(value)) return whole
       return `${key}${sep}${P.secret}${raw.slice(value.length)}`
+    })
+  }
+  if (/secret|token|key/i.test(out)) {
+    out = out.replace(PROSE_SECRET_RE, (whole, key: string, sep: string, raw: string) => {
+      const value = raw.replace(/[.,;:)\]}]+$/, "")
+      return isProseSecret(value) ? `${key}${sep}${P.secret}${raw.slice(value.length)}` : whole
     })
   }
   return out
@@ -439,13 +494,59 @@ const isValueChar = (c: number): boolean =>
   c === 47 ||
   c === 61 ||
   c === 95 ||
-  c === 45
+  c === 45 ||
+  c === 46 /* . */ ||
+  c === 126 /* ~ */
+
+/** `sha256`, `trace`, `commit`, ...: a prefix that names a digest or an id, not a credential. */
+const ID_PREFIXES: ReadonlySet<string> = new Set(
+  "sha sha1 sha256 sha512 md5 commit rev trace span req request id uuid run job build image layer blob tree git obj container pod node msg evt event cus ch pi txn tx ord order sub inv in".split(
+    " "
+  )
+)
+/** `prefix_`, `prefix-`, `prefix_v1_`: a vendor-style prefix before a random body. */
+const PREFIX_RE = /^([A-Za-z][A-Za-z0-9]{0,11})[_-](?:[A-Za-z0-9]{1,8}[_-])?/
+
+/**
+ * A self-identifying token with no key word and no table row: a short vendor-style prefix then
+ * a random body (random mixed case, hex of 32+, random lower case and digits of 32+), or a run
+ * that is random mixed text on its own. Identifiers, hex ids, hosts, paths and words are not.
+ */
+const isGenericToken = (run: string): boolean => {
+  if (run.length < 20) return false
+  const prefix = PREFIX_RE.exec(run)
+  if (prefix !== null && !ID_PREFIXES.has(prefix[1]!.toLowerCase())) {
+    const body = run.slice(prefix[0].length)
+    if (body.length >= 16 && (isRandomMixed(body) || isHexRun(body, 32) || isRandomLowerDigits(body, 32))) return true
+  }
+  return isRandomMixed(run)
+}
 
 /**
  * One hand-written scan over runs of `[A-Za-z0-9+/=_-]` of 16+ characters: a high-entropy run
  * right after a secret key word (`token 9f8e...`, `api key is ...`) and a standalone
  * 40-character AWS secret key shape become `<SECRET>`.
  */
+/**
+ * The run with its generic tokens replaced, or null: the whole run first (base64 may contain
+ * `/`), unless it has an inner `=` (`key=value`); then each `/`- or `=`-separated part.
+ */
+const genericTokens = (run: string): string | null => {
+  const inner = /=[^=]/.test(run)
+  if (!inner && isGenericToken(run.replace(/=+$/, ""))) return P.secret
+  if (!inner && !run.includes("/")) return null
+  const pieces = run.split(/(\/|=+(?=[^=]))/)
+  let hit = false
+  for (let k = 0; k < pieces.length; k += 2) {
+    const piece = pieces[k]!
+    if (isGenericToken(piece.replace(/=+$/, ""))) {
+      pieces[k] = P.secret
+      hit = true
+    }
+  }
+  return hit ? pieces.join("") : null
+}
+
 const redactLongValues = (text: string): string => {
   const n = text.length
   if (n < 16) return text
@@ -466,6 +567,13 @@ const redactLongValues = (text: string): string => {
       if (keyWord && isHighEntropy(value)) {
         const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, i - 96), i))
         if (key !== null && VALUE_KEY_WORD_RE.test(key[1]!)) replacement = P.secret
+      }
+      if (replacement === null && j - i >= 20) {
+        // Trailing dots end a sentence; `/`-separated parts are looked at one by one.
+        let end = j
+        while (end > i && text.charCodeAt(end - 1) === 46) end--
+        replacement = genericTokens(text.slice(i, end))
+        if (replacement !== null) replacement += text.slice(end, j)
       }
       if (replacement === null && j - i >= 40) {
         const aws = value.replace(AWS_SECRET_RE, (v) =>
@@ -666,7 +774,7 @@ const isDottedHost = (name: string, port: string | undefined): boolean => {
   if (!/^[a-z][a-z0-9.-]*$/.test(name) || FILE_EXTENSIONS.has(last)) return false
   if (port !== undefined) return true
   const labels = name.split(".")
-  if (name.includes("-")) return !/^v\d/.test(name)
+  if (name.includes("-")) return !/^v\d/.test(name) && !labels.some((l) => /^v\d+(?:-\d+)+$/.test(l))
   for (let i = 1; i < labels.length; i++) if (ENV_LABELS.has(labels[i]!)) return true
   return false
 }
@@ -784,7 +892,25 @@ export const redactHosts = (text: string): string => {
 const PID_RE =
   /\b(pid|PID|Pid|process[ _]id|processId)(["']?\s*[=:#]\s*|\s+)\d{1,10}\b|\b([A-Za-z][\w.-]{0,63})\[\d{2,10}\]|\b((?:[Kk]ill(?:ed|ing)?|[Rr]eaped|[Tt]erminated|[Ss]topped|[Ss]tarted|[Ff]orked|[Ss]pawned|[Ee]xited|[Cc]hild|SIG[A-Z]{2,8} to) process[ \t]+|[Pp]rocess[ \t]+(?=\d{1,10}[ \t]*\())\d{1,10}\b/g
 
-export const redactPids = (text: string): string =>
+/** nginx `2871#2871:`, `worker 55120`, `starting as process 4821`, `with PID 48213`. */
+const NGINX_PID_RE = /(?<![\w#])\d{1,10}#\d{1,10}(?=: )/g
+const WORKER_PID_RE = /\b([Ww]orker(?:[ \t]+pid)?[ \t]+|as process[ \t]+)\d{2,10}\b(?![.%]\d|[%:])/g
+
+export const redactPids = (text: string): string => {
+  let out = text
+  if (out.includes("#")) out = out.replace(NGINX_PID_RE, `${P.pid}#${P.pid}`)
+  if (/orker|as process/.test(out)) out = out.replace(WORKER_PID_RE, `$1${P.pid}`)
+  return redactPidKeys(out)
+}
+
+/** Syslog header: `May 12 10:22:13 bastion-02 sshd[…]:` (RFC 3164) or an ISO time, then the host. */
+const SYSLOG_HOST_RE =
+  /^((?:<\d{1,3}>\d?[ \t]*)?(?:[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]+\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)[ \t]+)(?!<)([A-Za-z0-9][A-Za-z0-9._-]{0,252})(?=[ \t]+[\w./@-]{1,64}(?:\[(?:\d{1,10}|<PID>)\])?:)/gm
+
+export const redactSyslogHosts = (text: string): string =>
+  /\d:\d\d[ \t.]/.test(text) ? text.replace(SYSLOG_HOST_RE, `$1${P.host}`) : text
+
+const redactPidKeys = (text: string): string =>
   /pid|process|\[\d/i.test(text)
     ? text.replace(
         PID_RE,

@@ -1,0 +1,189 @@
+/**
+ * Decoded views: a secret may be written percent-encoded (`%3Faccess_token%3D…`, also twice),
+ * inside an escaped JSON string (`\"password\":\"…\"`) or split by shell quote splicing
+ * (`'abc'"'"'def'`). Each view decodes the whole text while remembering, for every view
+ * character, the span of original characters it came from; the secret rules run on the view
+ * and every span they remove is mapped back and removed from the original (so the encoded
+ * secret goes too).
+ */
+
+interface View {
+  readonly text: string
+  /** Original span `[start[i], end[i])` of view character `i`. */
+  readonly start: Int32Array
+  readonly end: Int32Array
+}
+
+const identity = (text: string): View => {
+  const n = text.length
+  const start = new Int32Array(n)
+  const end = new Int32Array(n)
+  for (let i = 0; i < n; i++) {
+    start[i] = i
+    end[i] = i + 1
+  }
+  return { text, start, end }
+}
+
+const hexValue = (c: number): number =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1
+
+/**
+ * One decoding step over a view: `step(text, i)` returns `[char, consumed]` for a decodable
+ * sequence at `i`, or null to copy the character.
+ */
+const decodeStep = (view: View, step: (text: string, i: number) => readonly [string, number] | null): View => {
+  const src = view.text
+  const n = src.length
+  let out = ""
+  const start = new Int32Array(n)
+  const end = new Int32Array(n)
+  let k = 0
+  let i = 0
+  while (i < n) {
+    const d = step(src, i)
+    if (d === null) {
+      out += src[i]
+      start[k] = view.start[i]!
+      end[k] = view.end[i]!
+      k++
+      i++
+      continue
+    }
+    const [ch, consumed] = d
+    for (let c = 0; c < ch.length; c++) {
+      start[k] = view.start[i]!
+      end[k] = view.end[i + consumed - 1]!
+      k++
+    }
+    out += ch
+    i += consumed
+  }
+  return { text: out, start: start.subarray(0, k), end: end.subarray(0, k) }
+}
+
+/** `%XX` (printable ASCII only: a decoded byte outside it is left encoded). */
+const percentStep = (text: string, i: number): readonly [string, number] | null => {
+  if (text.charCodeAt(i) !== 37) return null
+  const h = hexValue(text.charCodeAt(i + 1))
+  const l = hexValue(text.charCodeAt(i + 2))
+  if (h < 0 || l < 0) return null
+  const code = h * 16 + l
+  return code >= 32 && code < 127 ? [String.fromCharCode(code), 3] : null
+}
+
+/** `\"`, `\'`, `\\` and `\/` lose their backslash. */
+const unescapeStep = (text: string, i: number): readonly [string, number] | null => {
+  if (text.charCodeAt(i) !== 92) return null
+  const c = text.charCodeAt(i + 1)
+  return c === 34 || c === 39 || c === 92 || c === 47 ? [text[i + 1]!, 2] : null
+}
+
+/** Shell splice `'"'"'` (close quote, quoted quote, reopen) reads as nothing. */
+const SPLICE = `'"'"'`
+const spliceStep = (text: string, i: number): readonly [string, number] | null =>
+  text.startsWith(SPLICE, i) ? ["", SPLICE.length] : null
+
+const PERCENT_HINT_RE = /%[0-9A-Fa-f]{2}/
+const MAX_LEVELS = 3
+
+/** The decoded views worth looking at (none for most lines). */
+const viewsOf = (text: string): View[] => {
+  const views: View[] = []
+  if (PERCENT_HINT_RE.test(text)) {
+    let v = identity(text)
+    for (let level = 0; level < MAX_LEVELS && PERCENT_HINT_RE.test(v.text); level++) {
+      const next = decodeStep(v, percentStep)
+      if (next.text === v.text) break
+      v = next
+      views.push(v)
+    }
+  }
+  if (text.includes("\\")) {
+    let v = identity(text)
+    for (let level = 0; level < MAX_LEVELS && v.text.includes("\\"); level++) {
+      const next = decodeStep(v, unescapeStep)
+      if (next.text === v.text) break
+      v = next
+    }
+    if (v.text !== text) views.push(v)
+  }
+  if (text.includes(SPLICE)) views.push(decodeStep(identity(text), spliceStep))
+  return views
+}
+
+const PLACEHOLDER_RE = /<[A-Z_]{2,20}>/y
+
+/**
+ * The spans of `orig` that `red` (= `orig` with some spans replaced by `<PLACEHOLDER>`s)
+ * removed. After a placeholder, the next few literal characters of `red` anchor where `orig`
+ * resumes; when no anchor is found the rest is taken (never under-redact).
+ */
+export const removedSpans = (orig: string, red: string): Array<readonly [number, number]> => {
+  const spans: Array<readonly [number, number]> = []
+  let i = 0
+  let j = 0
+  while (j < red.length) {
+    if (red.charCodeAt(j) === 60 /* < */) {
+      PLACEHOLDER_RE.lastIndex = j
+      const ph = PLACEHOLDER_RE.exec(red)
+      if (ph !== null && !orig.startsWith(ph[0], i)) {
+        j += ph[0].length
+        let k = j
+        while (k < red.length && k - j < 12 && red.charCodeAt(k) !== 60) k++
+        const anchor = red.slice(j, k)
+        const b = anchor === "" ? (j >= red.length ? orig.length : -1) : orig.indexOf(anchor, i)
+        if (b < 0) {
+          spans.push([i, orig.length])
+          return spans
+        }
+        if (b > i) spans.push([i, b])
+        i = b
+        continue
+      }
+    }
+    if (orig.charCodeAt(i) !== red.charCodeAt(j)) {
+      spans.push([i, orig.length])
+      return spans
+    }
+    i++
+    j++
+  }
+  if (i < orig.length) spans.push([i, orig.length])
+  return spans
+}
+
+/**
+ * Runs `redact` on every decoded view of `text` and replaces, in `text`, the original span of
+ * everything it removed there by `<SECRET>`. Text with nothing encoded is returned as is.
+ */
+export const redactDecodedViews = (text: string, redact: (view: string) => string): string => {
+  if (!text.includes("%") && !text.includes("\\") && !text.includes(SPLICE)) return text
+  const views = viewsOf(text)
+  if (views.length === 0) return text
+  const spans: Array<readonly [number, number]> = []
+  for (const view of views) {
+    const red = redact(view.text)
+    if (red === view.text) continue
+    for (const [a, b] of removedSpans(view.text, red)) {
+      if (b > a) spans.push([view.start[a]!, view.end[b - 1]!])
+    }
+  }
+  if (spans.length === 0) return text
+  spans.sort((x, y) => x[0] - y[0])
+  let out = ""
+  let last = 0
+  let open = -1
+  for (const [a, b] of spans) {
+    if (open >= 0 && a <= last) {
+      last = Math.max(last, b)
+      continue
+    }
+    if (open >= 0) out += "<SECRET>"
+    out += text.slice(last, a)
+    open = a
+    last = b
+  }
+  if (open >= 0) out += "<SECRET>"
+  return out + text.slice(last)
+}
