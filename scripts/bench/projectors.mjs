@@ -139,16 +139,21 @@ console.log(
     () => `<ApiToken>${rs62(28)}</ApiToken>`,
     () => `deploy using ghp_${rs62(36)} for repo acme/app`,
     () => `runner registered glrt-${rs62(20)}`,
-    () => `May 12 10:22:13 bastion-0${ri(9)} sshd[${ri(60000)}]: Accepted publickey for deploy from ${rip()} port ${ri(60000)} ssh2`,
-    () => `2026/03/02 10:11:12 [error] ${ri(9000)}#${ri(9000)}: *${ri(99)} connect() failed (111: Connection refused) while connecting to upstream`,
+    () =>
+      `May 12 10:22:13 bastion-0${ri(9)} sshd[${ri(60000)}]: Accepted publickey for deploy from ${rip()} port ${ri(60000)} ssh2`,
+    () =>
+      `2026/03/02 10:11:12 [error] ${ri(9000)}#${ri(9000)}: *${ri(99)} connect() failed (111: Connection refused) while connecting to upstream`,
     () => `GET /cb?redirect_uri=https%3A%2F%2Fapp%2Fcb%3Faccess_token%3D${rs62(24)} HTTP/1.1`,
     () => `dsn=app:${rs62(14)}@tcp(db-main:3306)/orders?parseTime=true`,
     () => `Authorization: Bearer ${rs62(40)}`,
     () => `algolia=${rhex(32)} search index ready`,
-    () => `java.sql.SQLTransientConnectionException: HikariPool-1 - Connection is not available, request timed out after ${ri(30000)}ms.`,
-    () => `# Query_time: ${(r() * 10).toFixed(3)} Rows_examined: ${ri(1e6)} SELECT * FROM orders WHERE customer_id = ${ri(1e5)} LIMIT 50`,
+    () =>
+      `java.sql.SQLTransientConnectionException: HikariPool-1 - Connection is not available, request timed out after ${ri(30000)}ms.`,
+    () =>
+      `# Query_time: ${(r() * 10).toFixed(3)} Rows_examined: ${ri(1e6)} SELECT * FROM orders WHERE customer_id = ${ri(1e5)} LIMIT 50`,
     () => `GC pause young generation ${ri(90)}ms heap ${ri(4000)}MB`,
-    () => `pod checkout-7d9f8b6c5d-x2k4p on node ip-10-0-1-${ri(250)}.ec2.internal OOMKilled (pid=${ri(60000)})`
+    () =>
+      `pod checkout-7d9f8b6c5d-x2k4p on node ip-10-0-1-${ri(250)}.ec2.internal OOMKilled (pid=${ri(60000)})`
   ]
   const logLines = []
   let bytes = 0

@@ -81,5 +81,7 @@ console.log(
 )
 console.log("by family: lines leaked over")
 for (const [k, v] of [...stats.entries()].sort())
-  console.log(`  ${k.padEnd(14)} ${String(v.lines).padStart(4)} ${String(v.leaked).padStart(6)} ${String(v.over).padStart(4)}`)
+  console.log(
+    `  ${k.padEnd(14)} ${String(v.lines).padStart(4)} ${String(v.leaked).padStart(6)} ${String(v.over).padStart(4)}`
+  )
 console.log(`(${ms.toFixed(0)} ms)`)

@@ -33,8 +33,12 @@ export { PLACEHOLDERS } from "./rules.js"
  */
 export const redactSecrets = (text: string): string => {
   if (text.length === 0) return text
-  return secretRules(redactDecodedViews(text, secretRules))
+  return secretRules(redactDecodedViews(text, viewRules))
 }
+
+/** On a decoded view: the rules an encoded secret can hide from (no private keys, no prose). */
+const viewRules = (text: string): string =>
+  redactAuthAndEntropy(redactKeyValues(redactStructured(redactTokenShapes(redactUrlCredentials(text)))))
 
 /** The secret rules on one (possibly decoded) view of the text. */
 const secretRules = (text: string): string => {
@@ -58,7 +62,7 @@ export const redactText = (text: string): string => {
   if (text.length === 0) return text
   let out = redactPrivateKeys(text)
   out = redactStackTraces(out)
-  out = secretRules(redactDecodedViews(out, secretRules))
+  out = secretRules(redactDecodedViews(out, viewRules))
   out = redactSqlLiterals(out)
   out = redactEmails(out)
   out = redactIps(out)

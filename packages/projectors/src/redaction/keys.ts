@@ -23,7 +23,12 @@ export const VENDOR_KEY_NAMES: ReadonlyArray<string> = (
   "bitwarden sonar sonarqube codecov coveralls percy browserstack saucelabs lambdatest cypress " +
   "buildkite jenkins teamcity bamboo drone harness octopus pulumi terraform ansible chef puppet " +
   "grafana prometheus loki splunk sumologic logdna logz papertrail loggly dynatrace appdynamics " +
-  "instana lightstep elastic kibana opsgenie victorops rootly firehydrant incident blameless"
+  "instana lightstep elastic kibana opsgenie victorops rootly firehydrant incident blameless " +
+  "adobe beamer bittrex confluent droneci drone etsy finicity flickr frameio freshbooks gitter kucoin " +
+  "mattermost nytimes sendbird sidekiq squarespace travisci intra42 lob rapidapi sumologic yandex " +
+  "authress scalingo readme rubygems pypi clojars duffel prefect infracost typeform openshift jfrog " +
+  "artifactory sourcegraph dynatrace easypost shippo flutterwave planetscale postman databricks " +
+  "hashicorp alibaba tencent huawei oracle ibm sap workday zuora twitch kraken gemini bitfinex"
 )
   .split(" ")
   .filter((v, i, all) => v !== "" && all.indexOf(v) === i)

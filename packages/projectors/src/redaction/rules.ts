@@ -1,6 +1,6 @@
 import { isHexRun, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
 import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
-import { VENDOR_HINTED_RE, VENDOR_HINTS, VENDOR_PREFIXED_RE } from "./vendors.js"
+import { VENDOR_HINT_RE, VENDOR_HINTED_RE, VENDOR_PREFIXED_STICKY_RE } from "./vendors.js"
 /**
  * The redaction catalogue: each rule is one linear-time pass (bounded quantifiers, anchored
  * starts, no nested unbounded repetition) guarded by a cheap pre-check so that clean text costs
@@ -96,14 +96,8 @@ export const redactTokenShapes = (text: string): string => {
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
   if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
-  VENDOR_PREFIXED_RE.lastIndex = 0
-  if (VENDOR_PREFIXED_RE.test(out)) out = out.replace(VENDOR_PREFIXED_RE, P.secret)
-  for (const hint of VENDOR_HINTS) {
-    if (out.includes(hint)) {
-      out = out.replace(VENDOR_HINTED_RE, P.secret)
-      break
-    }
-  }
+  // Telegram bot tokens hold a `:` (no value run); the other hinted rows are seen by the run scan.
+  if (out.includes(":AA")) out = out.replace(VENDOR_HINTED_RE, P.secret)
   return out
 }
 
@@ -146,7 +140,7 @@ const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
  * hand in {@link redactKeyValues}.
  */
 const KEY_SEP_RE =
-  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:::=|:=|\?=|\+=|=>|->|[:=])[ \t]*)/g
+  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:[=-]>|:{0,2}=|[?+]=|:)[ \t]*)/g
 
 const isValueStop = (c: number): boolean =>
   c === 32 ||
@@ -292,17 +286,41 @@ const redactInnerObject = (block: string): string =>
 
 /** Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check). */
 const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin/i
-/** A hex run long enough to be a key under any name that is not an id (`9faefc…` after `x=`). */
-const HEX32_RE = /[0-9a-fA-F]{32}/
+/** Whether 32 hex digits start at `i` (optionally after a quote): a key under any name. */
+const hex32At = (text: string, i: number): boolean => {
+  let k = i
+  const q = text.charCodeAt(k)
+  if (q === 34 || q === 39) k++
+  const end = k + 32
+  if (end > text.length) return false
+  for (; k < end; k++) {
+    const c = text.charCodeAt(k)
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false
+  }
+  return true
+}
 
 /** Keys whose secret value is recognised by its shape only (`*_key`, `auth*`, `*cred`, vendors). */
 const WEAK_KEY_RE = /key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
 
 type KeyClass = "unambiguous" | "ambiguous" | "weak" | "any"
 
+/** Keys repeat a lot in logs: their class is remembered (bounded). */
+const keyClassCache = new Map<string, KeyClass | null>()
+
 const keyClass = (key: string): KeyClass | null => {
+  const cached = keyClassCache.get(key)
+  if (cached !== undefined) return cached
+  const cls = classifyKey(key)
+  if (keyClassCache.size >= 4096) keyClassCache.clear()
+  keyClassCache.set(key, cls)
+  return cls
+}
+
+const classifyKey = (key: string): KeyClass | null => {
   if (UNAMBIGUOUS_KEY_RE.test(key)) return "unambiguous"
-  if (SECRET_KEY_RE.test(key)) return WEAK_KEY_RE.test(key) && !AMBIGUOUS_KEY_RE.test(key) ? "weak" : "ambiguous"
+  if (SECRET_KEY_RE.test(key))
+    return WEAK_KEY_RE.test(key) && !AMBIGUOUS_KEY_RE.test(key) ? "weak" : "ambiguous"
   if (VENDOR_KEY_RE.test(key)) return "weak"
   return ID_KEY_RE.test(key) ? null : "any"
 }
@@ -313,7 +331,8 @@ const AMBIGUOUS_KEY_RE =
 const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, scheme: boolean): boolean => {
   if (value === "" || PLACEHOLDER_START_RE.test(value)) return false
   if (STATUS_WORDS.has(value.toLowerCase())) return false
-  if (NUMBER_VALUE_RE.test(value) && (METRIC_KEY_RE.test(key) || (sep === ":" && key.includes("-")))) return false
+  if (NUMBER_VALUE_RE.test(value) && (METRIC_KEY_RE.test(key) || (sep === ":" && key.includes("-"))))
+    return false
   switch (cls) {
     case "unambiguous":
       return true
@@ -322,13 +341,15 @@ const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, s
     case "weak":
       return scheme || isSecretShaped(value) || isRandomMixed(value)
     case "any":
-      return isHexRun(value, 32) || isRandomMixed(value)
+      // Random mixed values are left to the generic token scan.
+      return isHexRun(value, 32)
   }
 }
 
 export const redactKeyValues = (text: string): string => {
   if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
-  if (!KEY_HINT_RE.test(text) && !VENDOR_KEY_RE.test(text) && !HEX32_RE.test(text)) return text
+  // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
+  if (!KEY_HINT_RE.test(text)) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -339,7 +360,7 @@ export const redactKeyValues = (text: string): string => {
     const key = m[1]!
     const sepEnd = m.index + m[0].length
     const cls = keyClass(key)
-    if (cls !== null) {
+    if (cls !== null && (cls !== "any" || hex32At(text, sepEnd))) {
       const open = text.charCodeAt(sepEnd)
       if (cls !== "any" && (open === 123 || open === 91)) {
         // An object / array of credentials: redact its values, keep its structure.
@@ -409,20 +430,29 @@ const isProseSecret = (value: string): boolean =>
   !CLASS_NAME_RE.test(value) &&
   !/^v?\d+(?:[.:/-]\d+)*[a-z]{0,3}$/i.test(value)
 
+/** Either prose form may be present (one scan): group 1 is set for a password word. */
+const PROSE_HINT_RE =
+  /(passw|passphrase|pwd)|(?:secret|token|key)[ \t]+(?:is|was|to|of|now|set|changed|reset)[ \t]/i
+
 export const redactFlagsAndProse = (text: string): string => {
   let out = text
   if (/(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
   if (/mysql|mariadb/.test(out)) {
     out = out.replace(MYSQL_CMD_RE, (command) => command.replace(MYSQL_P_RE, `-p${P.secret}`))
   }
-  if (/passw|passphrase|pwd/i.test(out)) {
+  const prose = PROSE_HINT_RE.exec(out)
+  if (prose === null) return out
+  if (prose[1] !== undefined || /passw|passphrase|pwd/i.test(out)) {
     out = out.replace(PROSE_PASSWORD_RE, (whole, key: string, sep: string, raw: string) => {
       const value = raw.replace(/[.,;:)\]}]+$/, "")
       if (value.length < 4 || /^[A-Za-z]+$/.test(value) || CLASS_NAME_RE.test(value)) return whole
       return `${key}${sep}${P.secret}${raw.slice(value.length)}`
     })
   }
-  if (/secret|token|key/i.test(out)) {
+  if (
+    prose[1] === undefined ||
+    /(?:secret|token|key)[ \t]+(?:is|was|to|of|now|set|changed|reset)[ \t]/i.test(out)
+  ) {
     out = out.replace(PROSE_SECRET_RE, (whole, key: string, sep: string, raw: string) => {
       const value = raw.replace(/[.,;:)\]}]+$/, "")
       return isProseSecret(value) ? `${key}${sep}${P.secret}${raw.slice(value.length)}` : whole
@@ -486,17 +516,25 @@ export const redactAuthAndEntropy = (text: string): string => {
   return redactLongValues(out)
 }
 
-const isValueChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) ||
-  (c >= 65 && c <= 90) ||
-  (c >= 97 && c <= 122) ||
-  c === 43 ||
-  c === 47 ||
-  c === 61 ||
-  c === 95 ||
-  c === 45 ||
-  c === 46 /* . */ ||
-  c === 126 /* ~ */
+/** Per ASCII code: 1 = value character, 3 = value character that is a digit or upper case. */
+const VALUE_CLASS = (() => {
+  const t = new Uint8Array(128)
+  for (let c = 0; c < 128; c++) {
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90)) t[c] = 3
+    else if (
+      (c >= 97 && c <= 122) ||
+      c === 43 ||
+      c === 47 ||
+      c === 61 ||
+      c === 95 ||
+      c === 45 ||
+      c === 46 ||
+      c === 126
+    )
+      t[c] = 1
+  }
+  return t
+})()
 
 /** `sha256`, `trace`, `commit`, ...: a prefix that names a digest or an id, not a credential. */
 const ID_PREFIXES: ReadonlySet<string> = new Set(
@@ -514,10 +552,13 @@ const PREFIX_RE = /^([A-Za-z][A-Za-z0-9]{0,11})[_-](?:[A-Za-z0-9]{1,8}[_-])?/
  */
 const isGenericToken = (run: string): boolean => {
   if (run.length < 20) return false
+  // Every generic shape has a digit or an upper-case letter (fast reject for words, paths).
+  if (!/[\dA-Z]/.test(run)) return false
   const prefix = PREFIX_RE.exec(run)
   if (prefix !== null && !ID_PREFIXES.has(prefix[1]!.toLowerCase())) {
     const body = run.slice(prefix[0].length)
-    if (body.length >= 16 && (isRandomMixed(body) || isHexRun(body, 32) || isRandomLowerDigits(body, 32))) return true
+    if (body.length >= 16 && (isRandomMixed(body) || isHexRun(body, 32) || isRandomLowerDigits(body, 32)))
+      return true
   }
   return isRandomMixed(run)
 }
@@ -527,6 +568,56 @@ const isGenericToken = (run: string): boolean => {
  * right after a secret key word (`token 9f8e...`, `api key is ...`) and a standalone
  * 40-character AWS secret key shape become `<SECRET>`.
  */
+/** The key right before a value: `name=`, `"name": "`, `name => '`, `NAME:=`. */
+const KEY_AT_END_RE = /([A-Za-z][\w.-]{0,63})["']?[ \t]*(?:[=-]>|:{0,2}=|:)[ \t]*["']?$/
+
+const isVendorKey = (key: string): boolean => VENDOR_KEY_RE.test(key) && !ID_KEY_RE.test(key)
+
+/**
+ * `vendor=value` with no secret key word (`algolia=9faefc…`, `"mapbox": "…"`): the run holds
+ * `key=value`, or the key comes right before it; the value must be secret-shaped.
+ */
+const vendorKeyed = (text: string, i: number, run: string): string | null => {
+  const eq = run.indexOf("=")
+  if (eq > 0 && eq < run.length - 1 && run.charCodeAt(eq + 1) !== 61) {
+    const key = run.slice(0, eq)
+    const value = run.slice(eq + 1)
+    return isVendorKey(key) && isSecretShaped(value) ? `${key}=${P.secret}` : null
+  }
+  if (!isSecretShaped(run.replace(/=+$/, ""))) return null
+  const m = KEY_AT_END_RE.exec(text.slice(Math.max(0, i - 80), i))
+  return m !== null && isVendorKey(m[1]!) ? P.secret : null
+}
+
+/**
+ * The run with its vendor tokens (table rows with a literal prefix) replaced, or null: a token
+ * starts the run or follows an inner `=` or `/`.
+ */
+const vendorTokens = (run: string): string | null => {
+  if (VENDOR_HINT_RE.test(run)) {
+    VENDOR_HINTED_RE.lastIndex = 0
+    const hinted = run.replace(VENDOR_HINTED_RE, P.secret)
+    if (hinted !== run) return hinted
+  }
+  let out = ""
+  let last = 0
+  for (let p = 0; p < run.length; ) {
+    VENDOR_PREFIXED_STICKY_RE.lastIndex = p
+    const m = VENDOR_PREFIXED_STICKY_RE.exec(run)
+    if (m !== null) {
+      out += run.slice(last, p) + P.secret
+      last = p + m[0].length
+      p = last
+      continue
+    }
+    let q = p
+    while (q < run.length && run.charCodeAt(q) !== 61 && run.charCodeAt(q) !== 47) q++
+    while (q < run.length && (run.charCodeAt(q) === 61 || run.charCodeAt(q) === 47)) q++
+    p = q
+  }
+  return last === 0 ? null : out + run.slice(last)
+}
+
 /**
  * The run with its generic tokens replaced, or null: the whole run first (base64 may contain
  * `/`), unless it has an inner `=` (`key=value`); then each `/`- or `=`-separated part.
@@ -555,20 +646,31 @@ const redactLongValues = (text: string): string => {
   let last = 0
   let i = 0
   while (i < n) {
-    if (!isValueChar(text.charCodeAt(i))) {
+    const c0 = text.charCodeAt(i)
+    if (c0 >= 128 || VALUE_CLASS[c0] === 0) {
       i++
       continue
     }
-    let j = i + 1
-    while (j < n && isValueChar(text.charCodeAt(j))) j++
+    let j = i
+    // Every vendor and generic token shape has a digit or an upper-case letter.
+    let flags = 0
+    while (j < n) {
+      const c = text.charCodeAt(j)
+      const k = c < 128 ? VALUE_CLASS[c]! : 0
+      if (k === 0) break
+      flags |= k
+      j++
+    }
+    const marked = flags === 3
     if (j - i >= 16) {
       const value = text.slice(i, j)
-      let replacement: string | null = null
-      if (keyWord && isHighEntropy(value)) {
+      let replacement: string | null = marked && j - i >= 20 ? vendorTokens(value) : null
+      if (replacement === null && marked) replacement = vendorKeyed(text, i, value)
+      if (replacement === null && keyWord && isHighEntropy(value)) {
         const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, i - 96), i))
         if (key !== null && VALUE_KEY_WORD_RE.test(key[1]!)) replacement = P.secret
       }
-      if (replacement === null && j - i >= 20) {
+      if (replacement === null && marked && j - i >= 20) {
         // Trailing dots end a sentence; `/`-separated parts are looked at one by one.
         let end = j
         while (end > i && text.charCodeAt(end - 1) === 46) end--
@@ -907,8 +1009,18 @@ export const redactPids = (text: string): string => {
 const SYSLOG_HOST_RE =
   /^((?:<\d{1,3}>\d?[ \t]*)?(?:[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]+\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)[ \t]+)(?!<)([A-Za-z0-9][A-Za-z0-9._-]{0,252})(?=[ \t]+[\w./@-]{1,64}(?:\[(?:\d{1,10}|<PID>)\])?:)/gm
 
-export const redactSyslogHosts = (text: string): string =>
-  /\d:\d\d[ \t.]/.test(text) ? text.replace(SYSLOG_HOST_RE, `$1${P.host}`) : text
+const SYSLOG_HOST_LINE_RE = new RegExp(SYSLOG_HOST_RE.source)
+
+export const redactSyslogHosts = (text: string): string => {
+  const c = text.charCodeAt(0)
+  // Single lines (the common case) start with the month, `<pri>` or the ISO year.
+  if (!text.includes("\n")) {
+    if (!(c === 60 || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return text
+    const m = SYSLOG_HOST_LINE_RE.exec(text)
+    return m === null ? text : `${m[1]}${P.host}${text.slice(m[0].length)}`
+  }
+  return /\d:\d\d[ \t.]/.test(text) ? text.replace(SYSLOG_HOST_RE, `$1${P.host}`) : text
+}
 
 const redactPidKeys = (text: string): string =>
   /pid|process|\[\d/i.test(text)

@@ -18,8 +18,10 @@ const STRONG_NAME_RE =
 /** Whether the value under `name` is to be removed. */
 const secretUnder = (name: string, value: string): boolean => {
   if (value === "" || value.startsWith("<")) return false
-  if (STRONG_NAME_RE.test(name) || isSensitiveName(name)) return !/^(?:true|false|null|none|\*+)$/i.test(value)
-  if (/key$|auth|cred/i.test(name) || VENDOR_KEY_RE.test(name)) return isSecretShaped(value) || isRandomMixed(value)
+  if (STRONG_NAME_RE.test(name) || isSensitiveName(name))
+    return !/^(?:true|false|null|none|\*+)$/i.test(value)
+  if (/key$|auth|cred/i.test(name) || VENDOR_KEY_RE.test(name))
+    return isSecretShaped(value) || isRandomMixed(value)
   return false
 }
 
@@ -95,7 +97,7 @@ const redactXmlElements = (text: string): string => {
 // ---- CSV / TSV neighbour fields ----------------------------------------------------------------
 
 /** A whole field that is a secret key name, then a delimiter and the next field. */
-const CSV_FIELD_RE = /(?<=^|[,;\t|])(["']?)([A-Za-z_][\w.-]{1,63})\1([,;\t|])(?=["']?[^\s,;\t|"'])/gm
+const CSV_FIELD_RE = /(?:^|[,;\t|])(["']?)([A-Za-z_][\w.-]{1,63})\1([,;\t|])(?=["']?[^\s,;\t|"'])/gm
 
 const redactNeighbourFields = (text: string): string => {
   const spans: Array<readonly [number, number]> = []
@@ -104,6 +106,8 @@ const redactNeighbourFields = (text: string): string => {
     const name = m[2]!
     if (!STRONG_NAME_RE.test(name)) continue
     const start = m.index + m[0].length
+    // The next field may be a key itself: look again from its start.
+    CSV_FIELD_RE.lastIndex = start - 1
     const q = text.charCodeAt(start)
     let from = start
     let to: number
@@ -125,22 +129,30 @@ const redactNeighbourFields = (text: string): string => {
 
 // ---- setenv and DSNs ----------------------------------------------------------------------------
 
-const SETENV_RE = /\b(setenv|set -x)[ \t]+([A-Za-z_]\w{0,63})[ \t]+(?!<)("[^"\r\n]{0,1024}"|'[^'\r\n]{0,1024}'|\S{1,1024})/g
+const SETENV_RE =
+  /\b(setenv|set -x)[ \t]+([A-Za-z_]\w{0,63})[ \t]+(?!<)("[^"\r\n]{0,1024}"|'[^'\r\n]{0,1024}'|\S{1,1024})/g
 
 /** `user:pass@tcp(`, `user:pass@unix(`, `user:pass@(`: Go MySQL driver DSNs have no scheme. */
 const GO_DSN_RE = /(?<![\w.:/%-])([\w.-]{1,64}):(?!<)([^\s@/:]{1,256})@(?=(?:tcp|unix|udp|tcp6)?\()/g
 
+const KEY_WORD_RE = /pass|pwd|secret|token|key|cred|cookie/i
+
+/** Any of the forms below may be present (one scan; most lines have none). */
+const STRUCTURED_HINT_RE = /alue|ALUE|<\/|CDATA|setenv|set -x|@|[,;\t|]["']?[^\s,;\t|]/
+
 export const redactStructured = (text: string): string => {
+  if (!STRUCTURED_HINT_RE.test(text)) return text
   let out = text
-  if (/value/i.test(out) && /name|key/i.test(out)) out = redactNameValuePairs(out)
+  if ((out.includes("alue") || out.includes("ALUE")) && /value["']?[ \t]*[:=]/i.test(out))
+    out = redactNameValuePairs(out)
   if (out.includes("</") || out.includes("<![CDATA[")) out = redactXmlElements(out)
-  if (/[,;\t|]/.test(out) && /pass|pwd|secret|token|key|cred|cookie/i.test(out)) out = redactNeighbourFields(out)
+  if (/[,;\t|]["']?[^\s,;\t|]/.test(out) && KEY_WORD_RE.test(out)) out = redactNeighbourFields(out)
   if (out.includes("setenv") || out.includes("set -x")) {
     out = out.replace(SETENV_RE, (whole, cmd: string, name: string, value: string) => {
       const bare = value.replace(/^["']|["']$/g, "")
       return secretUnder(name, bare) ? `${cmd} ${name} ${SECRET}` : whole
     })
   }
-  if (out.includes("@")) out = out.replace(GO_DSN_RE, `$1:${SECRET}@`)
+  if (/@(?:tcp|unix|udp|tcp6)?\(/.test(out)) out = out.replace(GO_DSN_RE, `$1:${SECRET}@`)
   return out
 }

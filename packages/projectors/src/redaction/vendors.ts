@@ -11,7 +11,7 @@ export interface VendorTokenFormat {
   /** Regex source (no flags, no anchors): the whole token. */
   readonly pattern: string
   /**
-   * For a shape with no literal prefix: a substring every match contains, checked first (an
+   * For a shape with no literal prefix: a regex source every match contains, checked first (an
    * alternation of literal prefixes is fast; one starting with a character class is not).
    */
   readonly hint?: string
@@ -33,7 +33,11 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("GitLab", "runner authentication token", `glrt-(?:t\\d_)?${B64U}{20,255}`),
   row("GitLab", "runner registration token", `GR1348941${B64U}{20,255}`),
   row("GitLab", "deploy token", `gldt-${B64U}{20,255}`),
-  row("GitLab", "feed / cluster agent / misc tokens", `gl(?:ft|soat|cbt|ffct|imt|agent|oas|ptt|rtr|wt)-${B64U}{20,255}`),
+  row(
+    "GitLab",
+    "feed / cluster agent / misc tokens",
+    `gl(?:ft|soat|cbt|ffct|imt|agent|oas|ptt|rtr|wt)-${B64U}{20,255}`
+  ),
   row("Slack", "bot / user / app-level / config token", "xox[abposre]-[A-Za-z0-9-]{10,255}"),
   row("Slack", "app token", "xapp-\\d-[A-Z0-9]{8,16}-\\d{8,16}-[a-z0-9]{32,128}"),
   row("Slack", "config refresh token", "xoxe(?:\\.xox[bp])?-\\d-[A-Za-z0-9]{40,255}"),
@@ -42,7 +46,11 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("Google", "API key", `AIza${B64U}{30,40}`),
   row("Google", "OAuth client secret", `GOCSPX-${B64U}{24,40}`),
   row("Google", "OAuth access token", `ya29\\.${B64U}{30,2048}`),
-  row("OpenAI / Anthropic", "API key", `sk-(?:proj-|svcacct-|admin-|ant-(?:api|admin)\\d\\d-)?${B64U}{20,255}`),
+  row(
+    "OpenAI / Anthropic",
+    "API key",
+    `sk-(?:proj-|svcacct-|admin-|ant-(?:api|admin)\\d\\d-)?${B64U}{20,255}`
+  ),
   row("npm", "access token", `npm_${AN}{30,255}`),
   row("SendGrid", "API key", `SG\\.${B64U}{16,32}\\.${B64U}{16,64}`),
   row("Twilio", "API key SID", `SK${HEXI}{32}`),
@@ -55,7 +63,7 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("Grafana", "service account token", `glsa_${AN}{32}_${HEXI}{8}`),
   row("Grafana", "cloud token", "glc_[A-Za-z0-9+/]{32,400}={0,2}"),
   row("Mailgun", "API key", `key-${HEX}{32}`),
-  row("Mailchimp", "API key", `${HEX}{32}-us\\d{1,2}`, "-us"),
+  row("Mailchimp", "API key", `${HEX}{32}-us\\d{1,2}`, "[0-9a-f]-us\\d"),
   row("Atlassian", "API token", `ATATT3${B64U}{60,255}(?:=[0-9A-F]{8})?`),
   row("Bitbucket", "app password", `ATBB${AN}{32}(?:${HEXI}{8})?`),
   row("Linear", "API key", `lin_(?:api|oauth)_${AN}{40}`),
@@ -65,7 +73,7 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("Dynatrace", "API token", "dt0[a-z]\\d{2}\\.[A-Z0-9]{24}\\.[A-Z0-9]{64}"),
   row("New Relic", "user / insert / license keys", `NR(?:AK|II|JS|RA|RI|LK)-${B64U}{20,40}`),
   row("Sentry", "user / org auth token", `sntry[us]_${B64U}{40,512}`),
-  row("HashiCorp Terraform", "Cloud token", `${AN}{14}\\.atlasv1\\.${B64U}{60,70}`, ".atlasv1."),
+  row("HashiCorp Terraform", "Cloud token", `${AN}{14}\\.atlasv1\\.${B64U}{60,70}`, "\\.atlasv1\\."),
   row("HashiCorp Vault", "service / batch / recovery token", `hv[sbr]\\.${B64U}{24,512}`),
   row("Pulumi", "access token", `pul-${HEX}{40}`),
   row("Figma", "personal token", `fig[dou]_${B64U}{40}`),
@@ -75,8 +83,8 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("Shippo", "API token", `shippo_(?:live|test)_${HEX}{40}`),
   row("Flutterwave", "secret / encryption key", `FLW(?:SECK|PUBK)(?:_TEST)?-${HEX}{32}-X`),
   row("Alibaba Cloud", "access key id", `LTAI${AN}{17,21}`),
-  row("Microsoft Entra ID", "client secret", "[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}", "Q~"),
-  row("Telegram", "bot token", `\\d{8,10}:AA${B64U}{32,33}`, ":AA"),
+  row("Microsoft Entra ID", "client secret", "[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}", "\\dQ~"),
+  row("Telegram", "bot token", `\\d{8,10}:AA${B64U}{32,33}`, "\\d:AA"),
   row("Meta", "access token", `EAA[A-Za-z0-9]{100,400}`),
   row("Contentful", "personal access token", `CFPAT-${B64U}{43}`),
   row("Duffel", "API token", `duffel_(?:test|live)_${B64U}{43}`),
@@ -103,13 +111,21 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("Render", "API key", `rnd_${AN}{32}`),
   row("Resend", "API key", `re_${AN}{8}_${AN}{24}`),
   row("Deno Deploy", "access token", `dd[pw]_${AN}{36}`),
-  row("LaunchDarkly", "SDK / mobile / API key", `(?:sdk|mob|api)-${HEX}{8}-${HEX}{4}-${HEX}{4}-${HEX}{4}-${HEX}{12}`),
+  row(
+    "LaunchDarkly",
+    "SDK / mobile / API key",
+    `(?:sdk|mob|api)-${HEX}{8}-${HEX}{4}-${HEX}{4}-${HEX}{4}-${HEX}{12}`
+  ),
   row("OpenShift", "user token", `sha256~${B64U}{43}`),
   row("NuGet", "API key", "oy2[a-z0-9]{43}"),
   row("JFrog Artifactory", "API key / reference token", `(?:AKCp${AN}{60,80}|cmVmd[A-Za-z0-9]{59})`),
   row("X (Twitter)", "app bearer token", "A{22}[A-Za-z0-9%]{80,150}"),
   row("Dropbox", "short-lived token", `sl\\.${B64U}{130,1400}`),
-  row("Plaid", "access token", `access-(?:sandbox|development|production)-${HEX}{8}-${HEX}{4}-${HEX}{4}-${HEX}{4}-${HEX}{12}`),
+  row(
+    "Plaid",
+    "access token",
+    `access-(?:sandbox|development|production)-${HEX}{8}-${HEX}{4}-${HEX}{4}-${HEX}{4}-${HEX}{12}`
+  ),
   row("Zoho", "refresh / access token", `1000\\.${HEX}{32}\\.${HEX}{32}`),
   row("Pinecone", "API key", `pcsk_${AN}{4,10}_${AN}{50,70}`),
   row("Sourcegraph", "access token", `sgp_(?:local_|${HEX}{16}_)?${HEX}{40}`),
@@ -123,20 +139,29 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
   row("Infracost", "API key", `ico-${AN}{32}`),
   row("Scalingo", "API token", `tk-us-${B64U}{48}`),
   row("Yandex", "API key / IAM token", `(?:AQVN${B64U}{35,38}|t1\\.${B64U}{80,})`),
-  row("Authress", "service key", `(?:sc|ext|scauth|authress)_${AN}{10,32}\\.${AN}{4,6}\\.acc[_-]${AN}{10,32}\\.${B64U}{30,120}`),
-  row("Harness", "API token", `(?:pat|sat)\\.${B64U}{22}\\.${HEXI}{24}\\.${AN}{20}`),
+  row(
+    "Authress",
+    "service key",
+    `(?:sc|ext|scauth|authress)_${AN}{10,32}\\.${AN}{4,6}\\.acc[_-]${AN}{10,32}\\.${B64U}{30,120}`
+  ),
+  row("Harness", "API token", `(?:pat|sat)\\.${B64U}{22}\\.${HEXI}{24}\\.${AN}{20}`)
 ]
 
 const alternation = (rows: ReadonlyArray<VendorTokenFormat>): RegExp =>
-  new RegExp(
-    `(?<![A-Za-z0-9_+/.~-])(?:${rows.map((f) => f.pattern).join("|")})(?![A-Za-z0-9_])`,
-    "g"
-  )
+  new RegExp(`(?<![A-Za-z0-9_+/.~-])(?:${rows.map((f) => f.pattern).join("|")})(?![A-Za-z0-9_])`, "g")
 
 /** The rows with a literal prefix, in one alternation bounded by non-token characters. */
 export const VENDOR_PREFIXED_RE = alternation(VENDOR_TOKEN_FORMATS.filter((f) => f.hint === undefined))
 /** The rows without one, tried only when one of their hints occurs. */
 export const VENDOR_HINTED_RE = alternation(VENDOR_TOKEN_FORMATS.filter((f) => f.hint !== undefined))
-export const VENDOR_HINTS: ReadonlyArray<string> = VENDOR_TOKEN_FORMATS.flatMap((f) =>
-  f.hint === undefined ? [] : [f.hint]
+export const VENDOR_HINT_RE = new RegExp(
+  VENDOR_TOKEN_FORMATS.flatMap((f) => (f.hint === undefined ? [] : [f.hint])).join("|")
+)
+
+/** The prefixed rows, anchored (`y`) where a value run starts: used by the run scan. */
+export const VENDOR_PREFIXED_STICKY_RE = new RegExp(
+  `(?:${VENDOR_TOKEN_FORMATS.filter((f) => f.hint === undefined)
+    .map((f) => f.pattern)
+    .join("|")})(?![A-Za-z0-9_])`,
+  "y"
 )

@@ -14,15 +14,16 @@ interface View {
   readonly end: Int32Array
 }
 
-const identity = (text: string): View => {
-  const n = text.length
+/** The view of `text.slice(from, to)` as it is. */
+const identity = (text: string, from = 0, to = text.length): View => {
+  const n = to - from
   const start = new Int32Array(n)
   const end = new Int32Array(n)
   for (let i = 0; i < n; i++) {
-    start[i] = i
-    end[i] = i + 1
+    start[i] = from + i
+    end[i] = from + i + 1
   }
-  return { text, start, end }
+  return { text: from === 0 && to === text.length ? text : text.slice(from, to), start, end }
 }
 
 const hexValue = (c: number): number =>
@@ -32,24 +33,27 @@ const hexValue = (c: number): number =>
  * One decoding step over a view: `step(text, i)` returns `[char, consumed]` for a decodable
  * sequence at `i`, or null to copy the character.
  */
-const decodeStep = (view: View, step: (text: string, i: number) => readonly [string, number] | null): View => {
+const decodeStep = (
+  view: View,
+  step: (text: string, i: number) => readonly [string, number] | null
+): View => {
   const src = view.text
   const n = src.length
   let out = ""
   const start = new Int32Array(n)
   const end = new Int32Array(n)
   let k = 0
-  let i = 0
-  while (i < n) {
+  let plain = 0
+  for (let i = 0; i < n; ) {
     const d = step(src, i)
     if (d === null) {
-      out += src[i]
       start[k] = view.start[i]!
       end[k] = view.end[i]!
       k++
       i++
       continue
     }
+    out += src.slice(plain, i)
     const [ch, consumed] = d
     for (let c = 0; c < ch.length; c++) {
       start[k] = view.start[i]!
@@ -58,13 +62,15 @@ const decodeStep = (view: View, step: (text: string, i: number) => readonly [str
     }
     out += ch
     i += consumed
+    plain = i
   }
+  out += src.slice(plain)
   return { text: out, start: start.subarray(0, k), end: end.subarray(0, k) }
 }
 
 /** `%XX` (printable ASCII only: a decoded byte outside it is left encoded). */
 const percentStep = (text: string, i: number): readonly [string, number] | null => {
-  if (text.charCodeAt(i) !== 37) return null
+  if (text.charCodeAt(i) !== 37 /* % */) return null
   const h = hexValue(text.charCodeAt(i + 1))
   const l = hexValue(text.charCodeAt(i + 2))
   if (h < 0 || l < 0) return null
@@ -74,7 +80,7 @@ const percentStep = (text: string, i: number): readonly [string, number] | null 
 
 /** `\"`, `\'`, `\\` and `\/` lose their backslash. */
 const unescapeStep = (text: string, i: number): readonly [string, number] | null => {
-  if (text.charCodeAt(i) !== 92) return null
+  if (text.charCodeAt(i) !== 92 /* \\ */) return null
   const c = text.charCodeAt(i + 1)
   return c === 34 || c === 39 || c === 92 || c === 47 ? [text[i + 1]!, 2] : null
 }
@@ -82,21 +88,26 @@ const unescapeStep = (text: string, i: number): readonly [string, number] | null
 /** Shell splice `'"'"'` (close quote, quoted quote, reopen) reads as nothing. */
 const SPLICE = `'"'"'`
 const spliceStep = (text: string, i: number): readonly [string, number] | null =>
-  text.startsWith(SPLICE, i) ? ["", SPLICE.length] : null
+  text.charCodeAt(i) === 39 && text.startsWith(SPLICE, i) ? ["", SPLICE.length] : null
 
 const PERCENT_HINT_RE = /%[0-9A-Fa-f]{2}/
+/** A whitespace- or quote-delimited token with a percent escape: decoded on its own. */
+const PERCENT_TOKEN_RE = /[^\s"'<>]*%[0-9A-Fa-f]{2}[^\s"'<>]*/g
 const MAX_LEVELS = 3
 
 /** The decoded views worth looking at (none for most lines). */
 const viewsOf = (text: string): View[] => {
   const views: View[] = []
   if (PERCENT_HINT_RE.test(text)) {
-    let v = identity(text)
-    for (let level = 0; level < MAX_LEVELS && PERCENT_HINT_RE.test(v.text); level++) {
-      const next = decodeStep(v, percentStep)
-      if (next.text === v.text) break
-      v = next
-      views.push(v)
+    PERCENT_TOKEN_RE.lastIndex = 0
+    for (let m = PERCENT_TOKEN_RE.exec(text); m !== null; m = PERCENT_TOKEN_RE.exec(text)) {
+      let v = identity(text, m.index, m.index + m[0].length)
+      for (let level = 0; level < MAX_LEVELS && PERCENT_HINT_RE.test(v.text); level++) {
+        const next = decodeStep(v, percentStep)
+        if (next.text === v.text) break
+        v = next
+        views.push(v)
+      }
     }
   }
   if (text.includes("\\")) {
@@ -110,6 +121,23 @@ const viewsOf = (text: string): View[] => {
   }
   if (text.includes(SPLICE)) views.push(decodeStep(identity(text), spliceStep))
   return views
+}
+
+const ESCAPE_RE = /\\(["'\\/])/g
+
+/**
+ * Fast path for the whole-text views: unescape without keeping positions and see whether the
+ * rules find anything there (most escaped text holds no secret).
+ */
+const worthDecoding = (text: string, redact: (view: string) => string): boolean => {
+  let decoded = text
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    const next = decoded.replace(ESCAPE_RE, "$1").split(SPLICE).join("")
+    if (next === decoded) break
+    decoded = next
+  }
+  if (decoded === text) return false
+  return redact(decoded) !== decoded
 }
 
 const PLACEHOLDER_RE = /<[A-Z_]{2,20}>/y
@@ -159,6 +187,9 @@ export const removedSpans = (orig: string, red: string): Array<readonly [number,
  */
 export const redactDecodedViews = (text: string, redact: (view: string) => string): string => {
   if (!text.includes("%") && !text.includes("\\") && !text.includes(SPLICE)) return text
+  // Whole-text views (escapes, splices) are built only when the decoded text holds a secret.
+  const whole = text.includes("\\") || text.includes(SPLICE)
+  if (whole && !PERCENT_HINT_RE.test(text) && !worthDecoding(text, redact)) return text
   const views = viewsOf(text)
   if (views.length === 0) return text
   const spans: Array<readonly [number, number]> = []

@@ -23,7 +23,11 @@ const str = (a, n) => Array.from({ length: n }, () => a[int(a.length)]).join("")
 const mixed = (a, n) => {
   for (;;) {
     const v = str(a, n)
-    if ((!/\d/.test(a) || /\d/.test(v)) && (!/[A-Z]/.test(a) || /[A-Z]/.test(v)) && (!/[a-z]/.test(a) || /[a-z]/.test(v)))
+    if (
+      (!/\d/.test(a) || /\d/.test(v)) &&
+      (!/[A-Z]/.test(a) || /[A-Z]/.test(v)) &&
+      (!/[a-z]/.test(a) || /[a-z]/.test(v))
+    )
       return v
   }
 }
@@ -56,8 +60,30 @@ const TOKENS = [
   () => `nfp_${mixed(AN, 36)}`,
   () => `ntn_${str(DG, 11)}${mixed(AN, 35)}`
 ]
-const KEYS = ["token", "db_pass", "SECRET_KEY", "apiToken", "AWS_SECRET_ACCESS_KEY", "client-secret", "AccessKey", "bot_token", "PGPASSWORD", "auth_token", "credentials", "private_key", "SESSION_SECRET", "appKey", "password_hash"]
-const val = () => pick([() => mixed(AN, 20), () => str(HEX, 32), () => `${mixed(AN, 9)}#${mixed(AN, 4)}`, () => `Spring${2020 + int(9)}!`])()
+const KEYS = [
+  "token",
+  "db_pass",
+  "SECRET_KEY",
+  "apiToken",
+  "AWS_SECRET_ACCESS_KEY",
+  "client-secret",
+  "AccessKey",
+  "bot_token",
+  "PGPASSWORD",
+  "auth_token",
+  "credentials",
+  "private_key",
+  "SESSION_SECRET",
+  "appKey",
+  "password_hash"
+]
+const val = () =>
+  pick([
+    () => mixed(AN, 20),
+    () => str(HEX, 32),
+    () => `${mixed(AN, 9)}#${mixed(AN, 4)}`,
+    () => `Spring${2020 + int(9)}!`
+  ])()
 
 const out = []
 const add = (form, line, secrets, keep = []) => out.push({ form, line, secrets, keep })
@@ -92,9 +118,9 @@ const FORMS = [
   ["env", (k, v) => `export ${k.toUpperCase()}=${v}`],
   ["env", (k, v) => `setenv ${k.toUpperCase()} ${v}`],
   ["flag", (k, v) => `java -jar app.jar --${k.toLowerCase()}=${v}`],
-  ["header", (k, v) => `headers: map[X-Api-Key:[${v}]]`],
-  ["header", (k, v) => `Ocp-Apim-Subscription-Key=${v}`],
-  ["dsn", (k, v) => `user:${v}@tcp(mysql.internal:3306)/app`],
+  ["header", (_k, v) => `headers: map[X-Api-Key:[${v}]]`],
+  ["header", (_k, v) => `Ocp-Apim-Subscription-Key=${v}`],
+  ["dsn", (_k, v) => `user:${v}@tcp(mysql.internal:3306)/app`],
   ["url", (k, v) => `next=%2Fhome%3F${k}%3D${v}`],
   ["json", (k, v) => `"data":"{\\"${k}\\":\\"${v}\\"}"`],
   ["shell", (k, v) => `${k.toUpperCase()}='${v.slice(0, 5)}'"'"'${v.slice(5)}'`]
@@ -106,7 +132,18 @@ for (const [form, fmt] of FORMS) {
     add(form, fmt(k, v), form === "shell" ? [v.slice(0, 5), v.slice(5)] : [v])
   }
 }
-for (const vendor of ["stripe", "algolia", "pagerduty", "honeycomb", "opsgenie", "statuspage", "circleci", "travis", "snyk", "vercel"]) {
+for (const vendor of [
+  "stripe",
+  "algolia",
+  "pagerduty",
+  "honeycomb",
+  "opsgenie",
+  "statuspage",
+  "circleci",
+  "travis",
+  "snyk",
+  "vercel"
+]) {
   for (let i = 0; i < 3; i++) {
     const v = pick([() => str(HEX, 32), () => mixed(AN, 28)])()
     add("vendor-name", `${vendor}=${v} configured`, [v], ["configured"])
@@ -114,7 +151,17 @@ for (const vendor of ["stripe", "algolia", "pagerduty", "honeycomb", "opsgenie",
 }
 for (let i = 0; i < 6; i++) {
   const pid = String(100 + int(90000))
-  add("pid", pick([`server with PID ${pid} started`, `pid: ${pid}`, `worker ${pid} booted`, `starting as process ${pid}`, `${pid}#${pid}: *7 upstream`]), [pid])
+  add(
+    "pid",
+    pick([
+      `server with PID ${pid} started`,
+      `pid: ${pid}`,
+      `worker ${pid} booted`,
+      `starting as process ${pid}`,
+      `${pid}#${pid}: *7 upstream`
+    ]),
+    [pid]
+  )
   const host = `app-${String(int(90)).padStart(2, "0")}`
   add("host", `Jun  3 08:01:02 ${host} kernel: eth0 link up`, [host], ["kernel", "link"])
 }
@@ -134,14 +181,22 @@ const ORD = [
   "monkeypatch applied",
   "keyring unlocked for session",
   "passenger count 4",
-  "ETag W/\"5e8f-17a2\" matched",
+  'ETag W/"5e8f-17a2" matched',
   "x-request-id: 7f3e2a10-1c2d-4e5f-8a9b-0c1d2e3f4a5b",
   "jwt verification failed: exp claim in the past",
   "password complexity check passed",
   "secret rotation job finished in 4s"
 ]
 for (const l of ORD)
-  add("ordinary", l, [], l.split(/\s+/).filter((w) => /^[A-Za-z][A-Za-z_]*:?$/.test(w) || /_tokens=|_sessions=|path=|status=/.test(w)).map((w) => w.replace(/:$/, "")))
+  add(
+    "ordinary",
+    l,
+    [],
+    l
+      .split(/\s+/)
+      .filter((w) => /^[A-Za-z][A-Za-z_]*:?$/.test(w) || /_tokens=|_sessions=|path=|status=/.test(w))
+      .map((w) => w.replace(/:$/, ""))
+  )
 
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")

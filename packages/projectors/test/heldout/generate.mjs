@@ -223,7 +223,12 @@ for (const [name, gen] of VENDORS) {
       (x) => `deploy step 3/7: using "${x}" for registry push`,
       (x) => `config reload ok (client=${svc()}, cred '${x}')`
     ])
-    add(`vendor:${name}`, ctx(t), [t], ["retrying", "credential", "loaded", "deploy", "config"].filter((w) => ctx(t).includes(w)))
+    add(
+      `vendor:${name}`,
+      ctx(t),
+      [t],
+      ["retrying", "credential", "loaded", "deploy", "config"].filter((w) => ctx(t).includes(w))
+    )
   }
 }
 
@@ -258,9 +263,15 @@ for (const [form, fmt] of ASSIGN) {
 // 3. name/value pairs
 const PAIRS = [
   ["k8s env", (k, v) => `{"name":"${k}","value":"${v}"}`],
-  ["k8s env spaced", (k, v) => `env: [{"name": "${k}", "value": "${v}"}, {"name": "LOG_LEVEL", "value": "info"}]`],
+  [
+    "k8s env spaced",
+    (k, v) => `env: [{"name": "${k}", "value": "${v}"}, {"name": "LOG_LEVEL", "value": "info"}]`
+  ],
   ["aws Key/Value", (k, v) => `{"Key": "${k}", "Value": "${v}"}`],
-  ["ecs secrets", (k, v) => `"environment":[{"name":"REGION","value":"us-east-1"},{"name":"${k}","value":"${v}"}]`],
+  [
+    "ecs secrets",
+    (k, v) => `"environment":[{"name":"REGION","value":"us-east-1"},{"name":"${k}","value":"${v}"}]`
+  ],
   ["yaml name/value", (k, v) => `- name: ${k}\n  value: "${v}"`],
   ["ssm param", (k, v) => `Parameter: {Name: /prod/${svc()}/${k}, Value: ${v}, Type: SecureString}`],
   ["escaped k8s", (k, v) => `"spec":"{\\"env\\":[{\\"name\\":\\"${k}\\",\\"value\\":\\"${v}\\"}]}"`]
@@ -282,11 +293,14 @@ const toPascal = (k) =>
     .join("")
 const XML = [
   ["element", (k, v) => `<${toPascal(k)}>${v}</${toPascal(k)}>`],
-  ["element nested", (k, v) => `<Credentials><User>svc</User><${toPascal(k)}>${v}</${toPascal(k)}></Credentials>`],
+  [
+    "element nested",
+    (k, v) => `<Credentials><User>svc</User><${toPascal(k)}>${v}</${toPascal(k)}></Credentials>`
+  ],
   ["attribute", (k, v) => `<connection ${k.toLowerCase()}="${v}" timeout="30"/>`],
   ["appSettings", (k, v) => `<add key="${toPascal(k)}" value="${v}" />`],
-  ["maven", (k, v) => `<server><id>nexus</id><username>deploy</username><password>${v}</password></server>`],
-  ["soap", (k, v) => `<wsse:Password Type="PasswordText">${v}</wsse:Password>`],
+  ["maven", (_k, v) => `<server><id>nexus</id><username>deploy</username><password>${v}</password></server>`],
+  ["soap", (_k, v) => `<wsse:Password Type="PasswordText">${v}</wsse:Password>`],
   ["cdata", (k, v) => `<${toPascal(k)}><![CDATA[${v}]]></${toPascal(k)}>`]
 ]
 for (const [form, fmt] of XML) {
@@ -322,7 +336,11 @@ for (let k = 0; k < 10; k++) {
 for (let k = 0; k < 8; k++) {
   const [name, gen] = pick(VENDORS)
   const t = gen()
-  add(`env:vendor-named ${name}`, `${pick(["CI_JOB_CRED", "DEPLOY_CRED", "REGISTRY_AUTH", "UPLOAD_KEY"])}=${t}`, [t])
+  add(
+    `env:vendor-named ${name}`,
+    `${pick(["CI_JOB_CRED", "DEPLOY_CRED", "REGISTRY_AUTH", "UPLOAD_KEY"])}=${t}`,
+    [t]
+  )
 }
 
 // 6. CSV / TSV
@@ -345,7 +363,18 @@ for (let k = 0; k < 10; k++) {
 }
 
 // 8. command-line flags
-const FLAGS = ["--client-secret", "--auth-token", "-token", "--api-key", "--db-pass", "--secret-key", "--access-token", "-password", "--oauth-secret", "--registry-password"]
+const FLAGS = [
+  "--client-secret",
+  "--auth-token",
+  "-token",
+  "--api-key",
+  "--db-pass",
+  "--secret-key",
+  "--access-token",
+  "-password",
+  "--oauth-secret",
+  "--registry-password"
+]
 for (const f of FLAGS) {
   for (let k = 0; k < 3; k++) {
     const v = value()
@@ -354,7 +383,33 @@ for (const f of FLAGS) {
 }
 
 // 9. vendor=secret with no secret key word
-const VENDOR_NAMES = ["algolia", "adafruit", "mapbox", "pusher", "twilio", "sendgrid", "mailgun", "datadog", "newrelic", "segment", "mixpanel", "amplitude", "sentry", "bugsnag", "rollbar", "contentful", "launchdarkly", "cloudinary", "fastly", "heroku", "okta", "auth0", "braintree", "paypal", "plaid"]
+const VENDOR_NAMES = [
+  "algolia",
+  "adafruit",
+  "mapbox",
+  "pusher",
+  "twilio",
+  "sendgrid",
+  "mailgun",
+  "datadog",
+  "newrelic",
+  "segment",
+  "mixpanel",
+  "amplitude",
+  "sentry",
+  "bugsnag",
+  "rollbar",
+  "contentful",
+  "launchdarkly",
+  "cloudinary",
+  "fastly",
+  "heroku",
+  "okta",
+  "auth0",
+  "braintree",
+  "paypal",
+  "plaid"
+]
 for (const v of VENDOR_NAMES) {
   for (let k = 0; k < 3; k++) {
     const sec = pick([() => str(HEX, 32), () => mixed(AN, 32), () => str(HEX, 40), () => mixed(B64U, 28)])()
@@ -376,13 +431,33 @@ for (let k = 0; k < 6; k++) {
   const v2 = str(HEX, 32)
   add("header:ocp-apim", `Ocp-Apim-Subscription-Key: ${v2}`, [v2])
   const v3 = mixed(AN, 30)
-  add("header:go map", `http.Header map[Authorization:[Bearer ${v3}] Content-Type:[application/json]]`, [v3], ["Content-Type"])
+  add(
+    "header:go map",
+    `http.Header map[Authorization:[Bearer ${v3}] Content-Type:[application/json]]`,
+    [v3],
+    ["Content-Type"]
+  )
   const v4 = mixed(AN, 24)
-  add("header:curl", `curl -H 'X-Auth-Token: ${v4}' -H "Accept: */*" https://api.example.net`, [v4], ["Accept"])
+  add(
+    "header:curl",
+    `curl -H 'X-Auth-Token: ${v4}' -H "Accept: */*" https://api.example.net`,
+    [v4],
+    ["Accept"]
+  )
   const v5 = mixed(AN, 32)
-  add("header:authorization keeps rest", `Authorization: token ${v5} path=/v1/orders status=200`, [v5], ["path=/v1/orders", "status=200"])
+  add(
+    "header:authorization keeps rest",
+    `Authorization: token ${v5} path=/v1/orders status=200`,
+    [v5],
+    ["path=/v1/orders", "status=200"]
+  )
   const v6 = mixed(B64U, 40)
-  add("header:python dict", `headers={'x-functions-key': '${v6}', 'User-Agent': 'svc/1.2'}`, [v6], ["User-Agent"])
+  add(
+    "header:python dict",
+    `headers={'x-functions-key': '${v6}', 'User-Agent': 'svc/1.2'}`,
+    [v6],
+    ["User-Agent"]
+  )
 }
 
 // 11. sdk keys and DSNs
@@ -392,23 +467,52 @@ for (let k = 0; k < 6; k++) {
   const pw = mixed(AN + "!*", 14)
   add("dsn:go tcp", `dsn=orders:${pw}@tcp(db-main:3306)/orders?parseTime=true`, [pw], ["parseTime=true"])
   const pw2 = mixed(AN, 16)
-  add("dsn:go bare", `mysql open ${pick(["app", "root", "svc"])}:${pw2}@tcp(10.0.4.2:3306)/inventory failed`, [pw2], ["failed"])
+  add(
+    "dsn:go bare",
+    `mysql open ${pick(["app", "root", "svc"])}:${pw2}@tcp(10.0.4.2:3306)/inventory failed`,
+    [pw2],
+    ["failed"]
+  )
   const pw3 = mixed(AN, 16)
-  add("dsn:postgres kv", `host=pg port=5432 user=app password=${pw3} dbname=ledger sslmode=require`, [pw3], ["sslmode=require"])
+  add(
+    "dsn:postgres kv",
+    `host=pg port=5432 user=app password=${pw3} dbname=ledger sslmode=require`,
+    [pw3],
+    ["sslmode=require"]
+  )
   const pw4 = mixed(AN, 16)
-  add("dsn:odbc", `Server=sql01;Database=Sales;User Id=sa;Password=${pw4};Encrypt=true`, [pw4], ["Encrypt=true"])
+  add(
+    "dsn:odbc",
+    `Server=sql01;Database=Sales;User Id=sa;Password=${pw4};Encrypt=true`,
+    [pw4],
+    ["Encrypt=true"]
+  )
 }
 
 // 12. URL-encoded, escaped JSON, base64 basic, shell quoting
 for (let k = 0; k < 8; k++) {
   const t = mixed(AN, 32)
-  add("url:encoded once", `GET /login?redirect_uri=https%3A%2F%2Fapp.example.net%2Fcb%3Faccess_token%3D${t}%26state%3Dxyz HTTP/1.1`, [t])
+  add(
+    "url:encoded once",
+    `GET /login?redirect_uri=https%3A%2F%2Fapp.example.net%2Fcb%3Faccess_token%3D${t}%26state%3Dxyz HTTP/1.1`,
+    [t]
+  )
   const t2 = mixed(AN, 28)
   add("url:encoded twice", `callback=https%253A%252F%252Fapp%252Fcb%253Fclient_secret%253D${t2}`, [t2])
   const t3 = mixed(AN, 20)
-  add("url:query", `POST /oauth/token?grant_type=client_credentials&client_secret=${t3}&scope=read`, [t3], ["scope=read"])
+  add(
+    "url:query",
+    `POST /oauth/token?grant_type=client_credentials&client_secret=${t3}&scope=read`,
+    [t3],
+    ["scope=read"]
+  )
   const pw = mixed(AN + "!#", 14)
-  add("json:escaped", `{"msg":"request body","body":"{\\"username\\":\\"ops\\",\\"password\\":\\"${pw}\\"}"}`, [pw], ["username"])
+  add(
+    "json:escaped",
+    `{"msg":"request body","body":"{\\"username\\":\\"ops\\",\\"password\\":\\"${pw}\\"}"}`,
+    [pw],
+    ["username"]
+  )
   const pw2 = mixed(AN, 18)
   add("json:double escaped", `"payload":"{\\\\\\"apiKey\\\\\\":\\\\\\"${pw2}\\\\\\"}"`, [pw2])
   const user = pick(["admin", "deploy", "svc"])
@@ -437,9 +541,19 @@ for (let k = 0; k < 8; k++) {
 for (let k = 0; k < 8; k++) {
   const host = `${pick(["bastion", "edge", "db", "mq", "worker"])}-${String(1 + int(40)).padStart(2, "0")}`
   const pid = String(1000 + int(60000))
-  add("header:syslog host", `May ${1 + int(28)} 10:22:${String(int(60)).padStart(2, "0")} ${host} sshd[${pid}]: Accepted publickey for deploy`, [host, pid], ["Accepted", "publickey"])
+  add(
+    "header:syslog host",
+    `May ${1 + int(28)} 10:22:${String(int(60)).padStart(2, "0")} ${host} sshd[${pid}]: Accepted publickey for deploy`,
+    [host, pid],
+    ["Accepted", "publickey"]
+  )
   const p2 = String(1000 + int(60000))
-  add("pid:nginx", `2026/03/02 10:11:12 [error] ${p2}#${p2}: *1 connect() failed (111: Connection refused)`, [p2], ["Connection", "refused"])
+  add(
+    "pid:nginx",
+    `2026/03/02 10:11:12 [error] ${p2}#${p2}: *1 connect() failed (111: Connection refused)`,
+    [p2],
+    ["Connection", "refused"]
+  )
   const p3 = String(1000 + int(60000))
   add("pid:with PID", `Started Application in 4.2 seconds with PID ${p3} (started by app)`, [p3], ["Started"])
   const p4 = String(1000 + int(60000))
@@ -539,9 +653,23 @@ const ORDINARY = [
   "billing run for March closed with 1204 invoices"
 ]
 for (const line of ORDINARY) {
-  const keep = line.split(/\s+/).filter((w) => /^[A-Za-z][A-Za-z_]*[:,]?$/.test(w) || /_tokens?[=:]|sessions=|tokens_/.test(w))
+  const keep = line
+    .split(/\s+/)
+    .filter((w) => /^[A-Za-z][A-Za-z_]*[:,]?$/.test(w) || /_tokens?[=:]|sessions=|tokens_/.test(w))
   const extra = []
-  for (const w of ["prompt_tokens=1834", "active_sessions=4", "rotation", "orders.v1-7", "trace_id=4bf92f3577b34da6a3ce929d0e0e4736", "span_id=00f067aa0ba902b7", "2.14.3", "450ms", "max_tokens=4096", "input_tokens: 512"]) if (line.includes(w)) extra.push(w)
+  for (const w of [
+    "prompt_tokens=1834",
+    "active_sessions=4",
+    "rotation",
+    "orders.v1-7",
+    "trace_id=4bf92f3577b34da6a3ce929d0e0e4736",
+    "span_id=00f067aa0ba902b7",
+    "2.14.3",
+    "450ms",
+    "max_tokens=4096",
+    "input_tokens: 512"
+  ])
+    if (line.includes(w)) extra.push(w)
   add("ordinary", line, [], [...new Set([...keep.map((w) => w.replace(/[:,]$/, "")), ...extra])])
 }
 add("ordinary", "cache-token-01:6379 connected", [], ["connected"])
@@ -550,4 +678,6 @@ add("ordinary", "redis qaa-pwd-00:6379 ready", [], ["ready"])
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
-console.log(`wrote ${out.length} lines (${secretLines} with secrets, ${out.length - secretLines} ordinary) to ${file}`)
+console.log(
+  `wrote ${out.length} lines (${secretLines} with secrets, ${out.length - secretLines} ordinary) to ${file}`
+)
