@@ -1,2 +1,3 @@
 export * from "./fixtures.js"
 export * from "./integration.js"
+export * from "./property.js"
