@@ -49,8 +49,9 @@ export const isRandomMixed = (value: string): boolean => {
   if (s.alnum < 20 || s.upper < 2 || s.lower < 2) return false
   const ratio = s.switches / (s.alnum - 1)
   if (s.digits >= 2) return ratio >= 0.3
-  // Letters only (`hf_…`): longer, and upper case neither rare (CamelCase) nor dominant.
-  return s.alnum >= 28 && ratio >= 0.4 && s.upper >= s.alnum * 0.25 && s.lower >= s.alnum * 0.25
+  // (Almost) letters only (`hf_…`, or a random body that drew no digit): switching more and
+  // upper case neither rare (CamelCase) nor dominant.
+  return ratio >= 0.4 && s.upper >= s.alnum * 0.2 && s.lower >= s.alnum * 0.2
 }
 
 /** Hex of at least `min` characters with both digits and letters (a key, a hash or an id). */
@@ -79,4 +80,15 @@ export const isSecretShaped = (value: string): boolean => {
   const s = shapeOf(value)
   if (s.digits === 0 || s.upper + s.lower === 0) return false
   return s.switches / Math.max(1, s.alnum - 1) >= 0.25
+}
+
+/**
+ * The body after a vendor-style prefix (`xyz_…`, `abc-…`): the prefix already says "token", so
+ * mixed case with a digit is enough; letters only must still switch case often.
+ */
+export const isPrefixedBody = (value: string): boolean => {
+  const s = shapeOf(value)
+  if (s.alnum < 20 || s.upper < 2 || s.lower < 2) return false
+  if (s.digits >= 1) return true
+  return s.switches / (s.alnum - 1) >= 0.3 && s.upper >= s.alnum * 0.2 && s.lower >= s.alnum * 0.2
 }

@@ -445,7 +445,14 @@ export const redactFlagsAndProse = (text: string): string => {
   if (prose[1] !== undefined || /passw|passphrase|pwd/i.test(out)) {
     out = out.replace(PROSE_PASSWORD_RE, (whole, key: string, sep: string, raw: string) => {
       const value = raw.replace(/[.,;:)\]}]+$/, "")
-      if (value.length < 4 || /^[A-Za-z]+$/.test(value) || CLASS_NAME_RE.test(value)) return whole
+      // `Password Type="PasswordText"`: an attribute, not a value.
+      if (
+        value.length < 4 ||
+        /^[A-Za-z]+$/.test(value) ||
+        /^[A-Za-z]+=/.test(value) ||
+        CLASS_NAME_RE.test(value)
+      )
+        return whole
       return `${key}${sep}${P.secret}${raw.slice(value.length)}`
     })
   }

@@ -74,6 +74,11 @@ const redactNameValuePairs = (text: string): string => {
 
 // ---- XML elements -------------------------------------------------------------------------------
 
+/** Our own placeholders look like elements (`<SECRET>`): never read as one. */
+const PLACEHOLDER_NAMES: ReadonlySet<string> = new Set(
+  "SECRET JWT PRIVATE_KEY URL_CREDENTIALS IP HOST EMAIL POD PID SQL_LITERAL STACK_TRACE".split(" ")
+)
+
 /** `<Name attrs>text` or `<ns:Name>` with an optional CDATA: the element's text. */
 const XML_ELEMENT_RE =
   /<(?:[\w.-]{1,32}:)?([A-Za-z_][\w.-]{0,63})(?:[ \t][^<>]{0,256})?>(<!\[CDATA\[)?([^<\r\n]{1,4096})/g
@@ -82,6 +87,7 @@ const redactXmlElements = (text: string): string => {
   const spans: Array<readonly [number, number]> = []
   XML_ELEMENT_RE.lastIndex = 0
   for (let m = XML_ELEMENT_RE.exec(text); m !== null; m = XML_ELEMENT_RE.exec(text)) {
+    if (PLACEHOLDER_NAMES.has(m[1]!)) continue
     const from = m.index + m[0].length - m[3]!.length
     let value = m[3]!
     if (m[2] !== undefined && value.includes("]]>")) value = value.slice(0, value.indexOf("]]>"))
@@ -97,7 +103,8 @@ const redactXmlElements = (text: string): string => {
 // ---- CSV / TSV neighbour fields ----------------------------------------------------------------
 
 /** A whole field that is a secret key name, then a delimiter and the next field. */
-const CSV_FIELD_RE = /(?:^|[,;\t|])(["']?)([A-Za-z_][\w.-]{1,63})\1([,;\t|])(?=["']?[^\s,;\t|"'])/gm
+const CSV_FIELD_RE =
+  /(?:^|[,;\t|]|[ ](?=["']))(["']?)([A-Za-z_][\w.-]{1,63})\1([,;\t|])(?=["']?[^\s,;\t|"'])/gm
 
 const redactNeighbourFields = (text: string): string => {
   const spans: Array<readonly [number, number]> = []

@@ -38,10 +38,10 @@ export const VENDOR_TOKEN_FORMATS: ReadonlyArray<VendorTokenFormat> = [
     "feed / cluster agent / misc tokens",
     `gl(?:ft|soat|cbt|ffct|imt|agent|oas|ptt|rtr|wt)-${B64U}{20,255}`
   ),
-  row("Slack", "bot / user / app-level / config token", "xox[abposre]-[A-Za-z0-9-]{10,255}"),
+  row("Slack", "bot / user / app-level / config token", "xox[abposre]-[A-Za-z0-9-]{20,255}"),
   row("Slack", "app token", "xapp-\\d-[A-Z0-9]{8,16}-\\d{8,16}-[a-z0-9]{32,128}"),
   row("Slack", "config refresh token", "xoxe(?:\\.xox[bp])?-\\d-[A-Za-z0-9]{40,255}"),
-  row("Stripe", "secret / restricted / publishable key", `(?:sk|rk|pk)_(?:live|test|prod)_${AN}{10,255}`),
+  row("Stripe", "secret / restricted / publishable key", `(?:sk|rk|pk)_(?:live|test|prod)_${AN}{16,255}`),
   row("Stripe", "webhook signing secret", `whsec_${AN}{24,255}`),
   row("Google", "API key", `AIza${B64U}{30,40}`),
   row("Google", "OAuth client secret", `GOCSPX-${B64U}{24,40}`),
