@@ -66,7 +66,21 @@ const secretValue = fc
   )
   .map(([u, d, rest]) => `${u}${d}${rest}`)
 
+const SYMBOLS = `${ALNUM}!#%&$*`
+/** A value with an upper-case letter and a digit first, then letters, digits and symbols. */
+const symbolValue = fc
+  .tuple(
+    fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("")),
+    fc.constantFrom(..."0123456789".split("")),
+    fc.string({ unit: fc.constantFrom(...SYMBOLS.split("")), minLength: 6, maxLength: 20 })
+  )
+  .map(([u, d, rest]) => `${u}${d}${rest}`)
+
 const FORMS: ReadonlyArray<(key: string, value: string) => string> = [
+  (k, v) => `"${k}","${v}"`,
+  (k, v) => `svc,${k},${v},2026-03-01`,
+  (k, v) => `--${k} '${v.slice(0, 4)}'"'"'${v.slice(4)}' --host db`,
+  (k, v) => `sh -c '${k.toUpperCase()}='"'"'${v.slice(0, 4)}'"'"'${v.slice(4)} psql'`,
   (k, v) => `${k} := "${v}"`,
   (k, v) => `${k} ::= ${v}`,
   (k, v) => `:${k} => '${v}'`,
@@ -88,12 +102,16 @@ describe("redaction: properties", () => {
         fillerText,
         fc.constantFrom("password", "api_token", "client_secret", "DB_PASSWORD", "apiKey", "auth_token"),
         fc.nat(FORMS.length - 1),
-        secretValue,
+        fc.oneof(secretValue, symbolValue),
         fillerText,
         (before, key, form, value, after) => {
           const line = `${before} ${FORMS[form]!(key, value)} ${after}`
-          expect(redactText(line)).not.toContain(value)
-          expect(redactSecrets(line)).not.toContain(value)
+          // Splice forms cut the value in two: neither part may survive.
+          const parts = form === 2 || form === 3 ? [value.slice(0, 4), value.slice(4)] : [value]
+          for (const part of parts.filter((p) => p.length >= 4)) {
+            expect(redactText(line)).not.toContain(part)
+            expect(redactSecrets(line)).not.toContain(part)
+          }
         }
       ),
       { numRuns: 300 }

@@ -99,6 +99,19 @@ export const FORM_CASES: ReadonlyArray<FormCase> = [
     gone: [S.slice(0, 8), S.slice(8)],
     stay: ["psql"]
   },
+  {
+    // fast-check counterexample (seed 1): `&` inside a spliced value is not a query separator.
+    form: "shell splice with &",
+    line: `sh -c 'PASSWORD='"'"'A0&A'"'"'AAAAA psql'`,
+    gone: ["A0&A", "AAAAA"],
+    stay: ["psql"]
+  },
+  {
+    form: "& in a value, & before a parameter",
+    line: "password=Tr0&b4 next=1&token=Ab9&state=x",
+    gone: ["Tr0&b4", "Ab9"],
+    stay: ["state=x"]
+  },
   // ---- command-line flags
   { form: "flag =", line: `app --client-secret=${S} --verbose`, gone: [S], stay: ["--verbose"] },
   { form: "flag space", line: `app -token ${S} -v`, gone: [S], stay: ["-v"] },

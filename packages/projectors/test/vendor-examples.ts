@@ -66,8 +66,10 @@ export const exampleFor = (format: VendorTokenFormat, seed: number): string => {
         let depth = 0
         while (i < src.length) {
           if (src[i] === "\\") i += 2
-          else if (src[i] === "(") depth++, i++
-          else if (src[i] === ")" && depth-- === 0) break
+          else if (src[i] === "(") {
+            depth++
+            i++
+          } else if (src[i] === ")" && depth-- === 0) break
           else i++
         }
         i++

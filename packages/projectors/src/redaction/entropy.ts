@@ -72,14 +72,14 @@ const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
  * name, `*_key`, `auth`, ...): random mixed text of 16+, hex of 16+, a UUID, or 16+ characters
  * mixing letters, digits and symbols. Numbers, versions, durations, words and paths are not.
  */
-export const isSecretShaped = (value: string): boolean => {
+export const isSecretShaped = (value: string, minSwitchRatio = 0.25): boolean => {
   if (value.length < 16 || value.length > 4096) return false
   if (UUID_RE.test(value) || isHexRun(value, 16)) return true
   if (/^[\d.,:_/-]+$/.test(value) || /^v?\d+(?:\.\d+)+/.test(value)) return false
   if (/^[A-Za-z]+(?:[ _./-][A-Za-z]+)*$/.test(value)) return false
   const s = shapeOf(value)
   if (s.digits === 0 || s.upper + s.lower === 0) return false
-  return s.switches / Math.max(1, s.alnum - 1) >= 0.25
+  return s.switches / Math.max(1, s.alnum - 1) >= minSwitchRatio
 }
 
 /**

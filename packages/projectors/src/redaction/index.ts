@@ -36,9 +36,11 @@ export const redactSecrets = (text: string): string => {
   return secretRules(redactDecodedViews(text, viewRules))
 }
 
-/** On a decoded view: the rules an encoded secret can hide from (no private keys, no prose). */
+/** On a decoded view: the rules an encoded secret can hide from (no private keys). */
 const viewRules = (text: string): string =>
-  redactAuthAndEntropy(redactKeyValues(redactStructured(redactTokenShapes(redactUrlCredentials(text)))))
+  redactAuthAndEntropy(
+    redactFlagsAndProse(redactKeyValues(redactStructured(redactTokenShapes(redactUrlCredentials(text)))))
+  )
 
 /** The secret rules on one (possibly decoded) view of the text. */
 const secretRules = (text: string): string => {

@@ -40,5 +40,11 @@ export const VENDOR_KEY_RE = new RegExp(`(?:${VENDOR_KEY_NAMES.join("|")})`, "i"
  * Keys whose hex value is an identifier, a hash or a digest, not a credential: `trace_id`,
  * `span`, `request-id`, `commit`, `sha256`, `etag`, `checksum`, `traceparent`, `objectId`.
  */
-export const ID_KEY_RE =
-  /(?:^|[_.-])(?:ids?|uuid|guid|trace|span|parent|request|req|correlation|commit|sha\d*|md5|hash|digest|checksum|crc\d*|etag|fingerprint|rev|revision|version|build|container|image|object|blob|tree|ref|oid|txid|tx|block|address|msg|message|event|run|job)$|[a-z](?:Id|ID|Hash|Sha|Digest)$|traceparent|tracestate|^x-request-id$/i
+const ID_SUFFIX_RE =
+  /(?:^|[_.-])(?:ids?|uuid|guid|trace|span|parent|request|req|correlation|commit|sha\d*|md5|hash|digest|checksum|crc\d*|etag|fingerprint|rev|revision|version|build|container|image|object|blob|tree|ref|oid|txid|tx|block|address|msg|message|event|run|job)$|traceparent|tracestate/i
+/** `requestId`, `objectID`, `fileHash` (CamelCase: case-sensitive, so `sendgrid` is not one). */
+const ID_CAMEL_RE = /[a-z](?:Id|ID|Ids|IDs|Hash|Sha|Digest|Checksum)$/
+
+export const ID_KEY_RE = {
+  test: (key: string): boolean => ID_SUFFIX_RE.test(key) || ID_CAMEL_RE.test(key)
+} as const

@@ -149,7 +149,6 @@ const isValueStop = (c: number): boolean =>
   c === 13 ||
   c === 44 /* , */ ||
   c === 59 /* ; */ ||
-  c === 38 /* & */ ||
   c === 34 /* " */ ||
   c === 39 /* ' */ ||
   c === 125 /* } */ ||
@@ -158,6 +157,12 @@ const isValueStop = (c: number): boolean =>
   c === 92 /* \ */
 
 const PLACEHOLDER_START_RE = /^<[A-Z_]{2,20}>/
+
+const NEXT_PARAM_RE = /[A-Za-z_][\w.[\]-]{0,63}=|amp;/y
+const isNextParam = (text: string, i: number): boolean => {
+  NEXT_PARAM_RE.lastIndex = i
+  return i >= text.length || NEXT_PARAM_RE.test(text)
+}
 
 const AUTH_SCHEME_RE = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|ApiKey)[ \t]+/i
 
@@ -215,7 +220,12 @@ const valueEnd = (
   const scheme = AUTH_SCHEME_RE.exec(text.slice(i, i + 24))
   if (scheme) i += scheme[0].length
   let j = i
-  while (j < n && !isValueStop(text.charCodeAt(j))) j++
+  while (j < n) {
+    const c = text.charCodeAt(j)
+    // `&` ends a value only before the next query parameter (`&state=`); else it is part of it.
+    if (c === 38 ? isNextParam(text, j + 1) : isValueStop(c)) break
+    j++
+  }
   return { from: i, to: j, scheme: scheme !== null }
 }
 
@@ -578,6 +588,9 @@ const isGenericToken = (run: string): boolean => {
 /** The key right before a value: `name=`, `"name": "`, `name => '`, `NAME:=`. */
 const KEY_AT_END_RE = /([A-Za-z][\w.-]{0,63})["']?[ \t]*(?:[=-]>|:{0,2}=|:)[ \t]*["']?$/
 
+/** A vendor name already says "credential": a value mixing letters and digits at all will do. */
+const VENDOR_SWITCH_RATIO = 0.01
+
 const isVendorKey = (key: string): boolean => VENDOR_KEY_RE.test(key) && !ID_KEY_RE.test(key)
 
 /**
@@ -589,9 +602,9 @@ const vendorKeyed = (text: string, i: number, run: string): string | null => {
   if (eq > 0 && eq < run.length - 1 && run.charCodeAt(eq + 1) !== 61) {
     const key = run.slice(0, eq)
     const value = run.slice(eq + 1)
-    return isVendorKey(key) && isSecretShaped(value) ? `${key}=${P.secret}` : null
+    return isVendorKey(key) && isSecretShaped(value, VENDOR_SWITCH_RATIO) ? `${key}=${P.secret}` : null
   }
-  if (!isSecretShaped(run.replace(/=+$/, ""))) return null
+  if (!isSecretShaped(run.replace(/=+$/, ""), VENDOR_SWITCH_RATIO)) return null
   const m = KEY_AT_END_RE.exec(text.slice(Math.max(0, i - 80), i))
   return m !== null && isVendorKey(m[1]!) ? P.secret : null
 }

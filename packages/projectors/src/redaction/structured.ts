@@ -111,10 +111,10 @@ const redactNeighbourFields = (text: string): string => {
   CSV_FIELD_RE.lastIndex = 0
   for (let m = CSV_FIELD_RE.exec(text); m !== null; m = CSV_FIELD_RE.exec(text)) {
     const name = m[2]!
-    if (!STRONG_NAME_RE.test(name)) continue
     const start = m.index + m[0].length
-    // The next field may be a key itself: look again from its start.
+    // The next field may be a key itself: look again from its delimiter.
     CSV_FIELD_RE.lastIndex = start - 1
+    if (!STRONG_NAME_RE.test(name)) continue
     const q = text.charCodeAt(start)
     let from = start
     let to: number

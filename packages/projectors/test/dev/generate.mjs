@@ -165,6 +165,32 @@ for (let i = 0; i < 6; i++) {
   const host = `app-${String(int(90)).padStart(2, "0")}`
   add("host", `Jun  3 08:01:02 ${host} kernel: eth0 link up`, [host], ["kernel", "link"])
 }
+// Second batch (added while tuning): symbol-rich CSV values, shell splices, vendor-name
+// separators and flag spellings.
+for (let i = 0; i < 6; i++) {
+  const v = `${mixed(AN + "!#%&$", 12)}`
+  add("csv", `"secret","${v}"`, [v])
+  add("csv", `'pwd';'${v}x'`, [`${v}x`])
+  const enc = `Qx${mixed(AN, 4)}%2F${mixed(AN, 5)}%3D`
+  add("csv", `"db_password","${enc}"`, [enc])
+  add("assign", `api_token=${enc} ok`, [enc], ["ok"])
+  const a = mixed(AN, 7)
+  const b = mixed(AN, 7)
+  add("shell", `bash -c 'DB_PASS='"'"'${a}'"'"'${b} ./migrate'`, [a, b])
+  add("shell", `--secret '${a}x'"'"'${b}y'`, [`${a}x`, `${b}y`])
+  for (const vendor of ["honeybadger", "rollbar", "pusher", "twilio", "mixpanel"]) {
+    const v2 = pick([() => str(HEX, 32), () => mixed(AN, 30), () => str(LO + DG, 32)])()
+    const f = pick([
+      (n, x) => `${n}: ${x}`,
+      (n, x) => `"${n}": "${x}"`,
+      (n, x) => `${n.toUpperCase()}=${x}`,
+      (n, x) => `cfg.${n}=${x}`
+    ])
+    add("vendor-name", `init ${f(vendor, v2)} done`, [v2], ["done"])
+  }
+  const v3 = val()
+  add("flag", `run.sh -${pick(["pass", "apikey", "secret", "auth-token"])} ${v3} -q`, [v3])
+}
 const ORD = [
   "llm call prompt_tokens=920 completion_tokens=88",
   "active_sessions=17 idle_sessions=3",
