@@ -1,6 +1,7 @@
 import type { Json } from "@aiops-harness/core"
 import { isSensitiveName } from "./names.js"
 import {
+  hasKeyHint,
   redactAuthAndEntropy,
   redactEmails,
   redactFlagsAndProse,
@@ -37,20 +38,23 @@ export const redactSecrets = (text: string): string => {
 }
 
 /** On a decoded view: the rules an encoded secret can hide from (no private keys). */
-const viewRules = (text: string): string =>
-  redactAuthAndEntropy(
-    redactFlagsAndProse(redactKeyValues(redactStructured(redactTokenShapes(redactUrlCredentials(text)))))
-  )
+const viewRules = (text: string): string => {
+  const hint = hasKeyHint(text)
+  const out = redactStructured(redactTokenShapes(redactUrlCredentials(text)), hint)
+  return redactAuthAndEntropy(redactFlagsAndProse(redactKeyValues(out, hint), hint), hint)
+}
 
 /** The secret rules on one (possibly decoded) view of the text. */
 const secretRules = (text: string): string => {
+  // Redactions only remove text, so a key-word hint taken once holds for every later pass.
+  const hint = hasKeyHint(text)
   let out = redactPrivateKeys(text)
   out = redactUrlCredentials(out)
   out = redactTokenShapes(out)
-  out = redactStructured(out)
-  out = redactKeyValues(out)
-  out = redactFlagsAndProse(out)
-  out = redactAuthAndEntropy(out)
+  out = redactStructured(out, hint)
+  out = redactKeyValues(out, hint)
+  out = redactFlagsAndProse(out, hint)
+  out = redactAuthAndEntropy(out, hint)
   return out
 }
 

@@ -1,4 +1,4 @@
-import { isHexRun, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
+import { isHexRun, isPrefixedBody, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
 import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
 import { VENDOR_HINT_RE, VENDOR_HINTED_RE, VENDOR_PREFIXED_STICKY_RE } from "./vendors.js"
 /**
@@ -356,10 +356,16 @@ const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, s
   }
 }
 
-export const redactKeyValues = (text: string): string => {
+/**
+ * Whether the text holds any secret key word (computed once per text by the caller and passed
+ * to the rules below, which would otherwise each scan for their own word list).
+ */
+export const hasKeyHint = (text: string): boolean => KEY_HINT_RE.test(text)
+
+export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string => {
   if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
   // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
-  if (!KEY_HINT_RE.test(text)) return text
+  if (!hint) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -444,13 +450,13 @@ const isProseSecret = (value: string): boolean =>
 const PROSE_HINT_RE =
   /(passw|passphrase|pwd)|(?:secret|token|key)[ \t]+(?:is|was|to|of|now|set|changed|reset)[ \t]/i
 
-export const redactFlagsAndProse = (text: string): string => {
+export const redactFlagsAndProse = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
   if (/(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
   if (/mysql|mariadb/.test(out)) {
     out = out.replace(MYSQL_CMD_RE, (command) => command.replace(MYSQL_P_RE, `-p${P.secret}`))
   }
-  const prose = PROSE_HINT_RE.exec(out)
+  const prose = hint ? PROSE_HINT_RE.exec(out) : null
   if (prose === null) return out
   if (prose[1] !== undefined || /passw|passphrase|pwd/i.test(out)) {
     out = out.replace(PROSE_PASSWORD_RE, (whole, key: string, sep: string, raw: string) => {
@@ -523,21 +529,22 @@ const isHighEntropy = (value: string): boolean => {
 /** A standalone 40-character AWS-secret-key shape (mixed case, digits; `/` or `+` allowed). */
 const AWS_SECRET_RE = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g
 
-export const redactAuthAndEntropy = (text: string): string => {
+export const redactAuthAndEntropy = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
   if (/Bearer|Basic|Token|Digest/.test(out)) {
     out = out.replace(AUTH_HEADER_RE, (whole, scheme: string, value: string) =>
       scheme === "Bearer" || looksOpaque(value) ? `${scheme} ${P.secret}` : whole
     )
   }
-  return redactLongValues(out)
+  return redactLongValues(out, hint && KEY_WORD_RE.test(out))
 }
 
-/** Per ASCII code: 1 = value character, 3 = value character that is a digit or upper case. */
+/** Per ASCII code: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. */
 const VALUE_CLASS = (() => {
   const t = new Uint8Array(128)
   for (let c = 0; c < 128; c++) {
-    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90)) t[c] = 3
+    if (c >= 48 && c <= 57) t[c] = 3
+    else if (c >= 65 && c <= 90) t[c] = 7
     else if (
       (c >= 97 && c <= 122) ||
       c === 43 ||
@@ -574,7 +581,7 @@ const isGenericToken = (run: string): boolean => {
   const prefix = PREFIX_RE.exec(run)
   if (prefix !== null && !ID_PREFIXES.has(prefix[1]!.toLowerCase())) {
     const body = run.slice(prefix[0].length)
-    if (body.length >= 16 && (isRandomMixed(body) || isHexRun(body, 32) || isRandomLowerDigits(body, 32)))
+    if (body.length >= 16 && (isPrefixedBody(body) || isHexRun(body, 32) || isRandomLowerDigits(body, 32)))
       return true
   }
   return isRandomMixed(run)
@@ -585,8 +592,31 @@ const isGenericToken = (run: string): boolean => {
  * right after a secret key word (`token 9f8e...`, `api key is ...`) and a standalone
  * 40-character AWS secret key shape become `<SECRET>`.
  */
-/** The key right before a value: `name=`, `"name": "`, `name => '`, `NAME:=`. */
-const KEY_AT_END_RE = /([A-Za-z][\w.-]{0,63})["']?[ \t]*(?:[=-]>|:{0,2}=|:)[ \t]*["']?$/
+const isQuoteOrBlank = (c: number): boolean => c === 34 || c === 39 || c === 32 || c === 9
+const isKeyChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45
+
+/**
+ * The key right before a value at `i` (`name=`, `"name": "`, `name => '`, `NAME:=`), read
+ * backwards by hand (a regex anchored at the end would be tried at every start), or null.
+ */
+const keyBefore = (text: string, i: number): string | null => {
+  let k = i - 1
+  while (k >= 0 && isQuoteOrBlank(text.charCodeAt(k))) k--
+  const c = text.charCodeAt(k)
+  if (c === 61 /* = */) {
+    k--
+    while (k >= 0 && (text.charCodeAt(k) === 58 || text.charCodeAt(k) === 63 || text.charCodeAt(k) === 43))
+      k--
+  } else if (c === 58 /* : */) k--
+  else if (c === 62 /* > */ && (text.charCodeAt(k - 1) === 61 || text.charCodeAt(k - 1) === 45)) k -= 2
+  else return null
+  while (k >= 0 && isQuoteOrBlank(text.charCodeAt(k))) k--
+  const end = k + 1
+  while (k >= 0 && end - k <= 64 && isKeyChar(text.charCodeAt(k))) k--
+  const key = text.slice(k + 1, end)
+  return /^[A-Za-z]/.test(key) ? key : null
+}
 
 /** A vendor name already says "credential": a value mixing letters and digits at all will do. */
 const VENDOR_SWITCH_RATIO = 0.01
@@ -604,9 +634,9 @@ const vendorKeyed = (text: string, i: number, run: string): string | null => {
     const value = run.slice(eq + 1)
     return isVendorKey(key) && isSecretShaped(value, VENDOR_SWITCH_RATIO) ? `${key}=${P.secret}` : null
   }
-  if (!isSecretShaped(run.replace(/=+$/, ""), VENDOR_SWITCH_RATIO)) return null
-  const m = KEY_AT_END_RE.exec(text.slice(Math.max(0, i - 80), i))
-  return m !== null && isVendorKey(m[1]!) ? P.secret : null
+  const key = keyBefore(text, i)
+  if (key === null || !isVendorKey(key)) return null
+  return isSecretShaped(run.replace(/=+$/, ""), VENDOR_SWITCH_RATIO) ? P.secret : null
 }
 
 /**
@@ -643,8 +673,9 @@ const vendorTokens = (run: string): string | null => {
  * `/`), unless it has an inner `=` (`key=value`); then each `/`- or `=`-separated part.
  */
 const genericTokens = (run: string): string | null => {
-  const inner = /=[^=]/.test(run)
-  if (!inner && isGenericToken(run.replace(/=+$/, ""))) return P.secret
+  const eq = run.indexOf("=")
+  const inner = eq >= 0 && eq < run.length - 1 && !/^=+$/.test(run.slice(eq))
+  if (!inner && isGenericToken(eq >= 0 ? run.slice(0, eq) : run)) return P.secret
   if (!inner && !run.includes("/")) return null
   const pieces = run.split(/(\/|=+(?=[^=]))/)
   let hit = false
@@ -658,10 +689,11 @@ const genericTokens = (run: string): string | null => {
   return hit ? pieces.join("") : null
 }
 
-const redactLongValues = (text: string): string => {
+const KEY_WORD_RE = /passw|pwd|secret|token|key|credential/i
+
+const redactLongValues = (text: string, keyWord: boolean): string => {
   const n = text.length
   if (n < 16) return text
-  const keyWord = /passw|pwd|secret|token|key|credential/i.test(text)
   let out = ""
   let last = 0
   let i = 0
@@ -674,23 +706,30 @@ const redactLongValues = (text: string): string => {
     let j = i
     // Every vendor and generic token shape has a digit or an upper-case letter.
     let flags = 0
+    let upper = 0
     while (j < n) {
       const c = text.charCodeAt(j)
       const k = c < 128 ? VALUE_CLASS[c]! : 0
       if (k === 0) break
       flags |= k
+      if (k === 7) upper++
       j++
     }
-    const marked = flags === 3
+    const marked = (flags & 2) !== 0
+    // Without upper case only long shapes are possible (hex / lower-case bodies, UUID keys).
+    const shaped = marked && (upper >= 2 || j - i >= 34)
     if (j - i >= 16) {
       const value = text.slice(i, j)
-      let replacement: string | null = marked && j - i >= 20 ? vendorTokens(value) : null
+      let replacement: string | null = marked && j - i >= (upper > 0 ? 20 : 24) ? vendorTokens(value) : null
       if (replacement === null && marked) replacement = vendorKeyed(text, i, value)
-      if (replacement === null && keyWord && isHighEntropy(value)) {
+      // KEY_BEFORE_RE needs a blank right before the value: checked first (the regex, anchored
+      // at the end, is tried at every start of the slice).
+      const blank = i > 0 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)
+      if (replacement === null && blank && keyWord && isHighEntropy(value)) {
         const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, i - 96), i))
         if (key !== null && VALUE_KEY_WORD_RE.test(key[1]!)) replacement = P.secret
       }
-      if (replacement === null && marked && j - i >= 20) {
+      if (replacement === null && shaped && j - i >= 20) {
         // Trailing dots end a sentence; `/`-separated parts are looked at one by one.
         let end = j
         while (end > i && text.charCodeAt(end - 1) === 46) end--

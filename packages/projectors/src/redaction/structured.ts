@@ -144,16 +144,19 @@ const GO_DSN_RE = /(?<![\w.:/%-])([\w.-]{1,64}):(?!<)([^\s@/:]{1,256})@(?=(?:tcp
 
 const KEY_WORD_RE = /pass|pwd|secret|token|key|cred|cookie/i
 
-/** Any of the forms below may be present (one scan; most lines have none). */
-const STRUCTURED_HINT_RE = /alue|ALUE|<\/|CDATA|setenv|set -x|@|[,;\t|]["']?[^\s,;\t|]/
+/** Any of the forms below but CSV may be present (one scan of literals; most lines have none). */
+const STRUCTURED_HINT_RE = /alue|ALUE|<\/|CDATA|setenv|set -x|@(?:tcp|unix|udp|tcp6)?\(/
+const CSV_HINT_RE = /[,;\t|]["']?[^\s,;\t|]/
 
-export const redactStructured = (text: string): string => {
-  if (!STRUCTURED_HINT_RE.test(text)) return text
+/** `hint`: whether the text holds a secret key word (see `hasKeyHint`); CSV needs one. */
+export const redactStructured = (text: string, hint = KEY_WORD_RE.test(text)): string => {
+  const csv = hint && CSV_HINT_RE.test(text)
+  if (!csv && !STRUCTURED_HINT_RE.test(text)) return text
   let out = text
   if ((out.includes("alue") || out.includes("ALUE")) && /value["']?[ \t]*[:=]/i.test(out))
     out = redactNameValuePairs(out)
   if (out.includes("</") || out.includes("<![CDATA[")) out = redactXmlElements(out)
-  if (/[,;\t|]["']?[^\s,;\t|]/.test(out) && KEY_WORD_RE.test(out)) out = redactNeighbourFields(out)
+  if (csv) out = redactNeighbourFields(out)
   if (out.includes("setenv") || out.includes("set -x")) {
     out = out.replace(SETENV_RE, (whole, cmd: string, name: string, value: string) => {
       const bare = value.replace(/^["']|["']$/g, "")

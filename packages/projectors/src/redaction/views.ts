@@ -9,101 +9,96 @@
 
 interface View {
   readonly text: string
-  /** Original span `[start[i], end[i])` of view character `i`. */
-  readonly start: Int32Array
-  readonly end: Int32Array
+  /**
+   * Original offset where view character `i` starts; a character ends where the next one
+   * starts (`end` for the last), so a removed view span `[a, b)` is `[start[a], start[b])`.
+   */
+  readonly start: ReadonlyArray<number>
+  readonly end: number
 }
 
 /** The view of `text.slice(from, to)` as it is. */
 const identity = (text: string, from = 0, to = text.length): View => {
   const n = to - from
-  const start = new Int32Array(n)
-  const end = new Int32Array(n)
-  for (let i = 0; i < n; i++) {
-    start[i] = from + i
-    end[i] = from + i + 1
-  }
-  return { text: from === 0 && to === text.length ? text : text.slice(from, to), start, end }
+  // Plain arrays: small typed arrays cost far more in allocation and GC here.
+  const start: number[] = new Array(n)
+  for (let i = 0; i < n; i++) start[i] = from + i
+  return { text: from === 0 && to === text.length ? text : text.slice(from, to), start, end: to }
 }
 
 const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1
 
+type Decoding = "percent" | "unescape" | "splice"
+
+/** Shell splice `'"'"'` (close quote, quoted quote, reopen) reads as nothing. */
+const SPLICE = `'"'"'`
+
 /**
- * One decoding step over a view: `step(text, i)` returns `[char, consumed]` for a decodable
- * sequence at `i`, or null to copy the character.
+ * One decoding step over a view (one monomorphic loop per call): `%XX` (printable ASCII only),
+ * `\"` `\'` `\\` `\/` (the backslash goes) or a shell splice (goes whole).
  */
-const decodeStep = (
-  view: View,
-  step: (text: string, i: number) => readonly [string, number] | null
-): View => {
+const decodeStep = (view: View, kind: Decoding): View => {
   const src = view.text
   const n = src.length
+  const start: number[] = []
   let out = ""
-  const start = new Int32Array(n)
-  const end = new Int32Array(n)
-  let k = 0
   let plain = 0
   for (let i = 0; i < n; ) {
-    const d = step(src, i)
-    if (d === null) {
-      start[k] = view.start[i]!
-      end[k] = view.end[i]!
-      k++
+    const c = src.charCodeAt(i)
+    let consumed = 0
+    let ch = ""
+    if (kind === "percent" && c === 37) {
+      const h = hexValue(src.charCodeAt(i + 1))
+      const l = hexValue(src.charCodeAt(i + 2))
+      const code = h * 16 + l
+      if (h >= 0 && l >= 0 && code >= 32 && code < 127) {
+        consumed = 3
+        ch = String.fromCharCode(code)
+      }
+    } else if (kind === "unescape" && c === 92) {
+      const e = src.charCodeAt(i + 1)
+      if (e === 34 || e === 39 || e === 92 || e === 47) {
+        consumed = 2
+        ch = src[i + 1]!
+      }
+    } else if (kind === "splice" && c === 39 && src.startsWith(SPLICE, i)) consumed = SPLICE.length
+    if (consumed === 0) {
+      start.push(view.start[i]!)
       i++
       continue
     }
-    out += src.slice(plain, i)
-    const [ch, consumed] = d
-    for (let c = 0; c < ch.length; c++) {
-      start[k] = view.start[i]!
-      end[k] = view.end[i + consumed - 1]!
-      k++
-    }
-    out += ch
+    out += src.slice(plain, i) + ch
+    if (ch !== "") start.push(view.start[i]!)
     i += consumed
     plain = i
   }
   out += src.slice(plain)
-  return { text: out, start: start.subarray(0, k), end: end.subarray(0, k) }
+  return { text: out, start, end: view.end }
 }
-
-/** `%XX` (printable ASCII only: a decoded byte outside it is left encoded). */
-const percentStep = (text: string, i: number): readonly [string, number] | null => {
-  if (text.charCodeAt(i) !== 37 /* % */) return null
-  const h = hexValue(text.charCodeAt(i + 1))
-  const l = hexValue(text.charCodeAt(i + 2))
-  if (h < 0 || l < 0) return null
-  const code = h * 16 + l
-  return code >= 32 && code < 127 ? [String.fromCharCode(code), 3] : null
-}
-
-/** `\"`, `\'`, `\\` and `\/` lose their backslash. */
-const unescapeStep = (text: string, i: number): readonly [string, number] | null => {
-  if (text.charCodeAt(i) !== 92 /* \\ */) return null
-  const c = text.charCodeAt(i + 1)
-  return c === 34 || c === 39 || c === 92 || c === 47 ? [text[i + 1]!, 2] : null
-}
-
-/** Shell splice `'"'"'` (close quote, quoted quote, reopen) reads as nothing. */
-const SPLICE = `'"'"'`
-const spliceStep = (text: string, i: number): readonly [string, number] | null =>
-  text.charCodeAt(i) === 39 && text.startsWith(SPLICE, i) ? ["", SPLICE.length] : null
 
 const PERCENT_HINT_RE = /%[0-9A-Fa-f]{2}/
-/** A whitespace- or quote-delimited token with a percent escape: decoded on its own. */
-const PERCENT_TOKEN_RE = /[^\s"'<>]*%[0-9A-Fa-f]{2}[^\s"'<>]*/g
+const PERCENT_ESCAPE_RE = /%[0-9A-Fa-f]{2}/g
+/** Characters that end a token (whitespace, quotes, angle brackets). */
+const isTokenEnd = (c: number): boolean => c <= 32 || c === 34 || c === 39 || c === 60 || c === 62
 const MAX_LEVELS = 3
 
 /** The decoded views worth looking at (none for most lines). */
 const viewsOf = (text: string): View[] => {
   const views: View[] = []
   if (PERCENT_HINT_RE.test(text)) {
-    PERCENT_TOKEN_RE.lastIndex = 0
-    for (let m = PERCENT_TOKEN_RE.exec(text); m !== null; m = PERCENT_TOKEN_RE.exec(text)) {
-      let v = identity(text, m.index, m.index + m[0].length)
+    // Each whitespace- or quote-delimited token with a percent escape is decoded on its own
+    // (found from its escape outwards: a regex with a leading `[^\s]*` would rescan).
+    PERCENT_ESCAPE_RE.lastIndex = 0
+    for (let m = PERCENT_ESCAPE_RE.exec(text); m !== null; m = PERCENT_ESCAPE_RE.exec(text)) {
+      let from = m.index
+      while (from > 0 && !isTokenEnd(text.charCodeAt(from - 1))) from--
+      let to = m.index + 3
+      while (to < text.length && !isTokenEnd(text.charCodeAt(to))) to++
+      PERCENT_ESCAPE_RE.lastIndex = to
+      let v = identity(text, from, to)
       for (let level = 0; level < MAX_LEVELS && PERCENT_HINT_RE.test(v.text); level++) {
-        const next = decodeStep(v, percentStep)
+        const next = decodeStep(v, "percent")
         if (next.text === v.text) break
         v = next
         views.push(v)
@@ -113,13 +108,13 @@ const viewsOf = (text: string): View[] => {
   if (text.includes("\\")) {
     let v = identity(text)
     for (let level = 0; level < MAX_LEVELS && v.text.includes("\\"); level++) {
-      const next = decodeStep(v, unescapeStep)
+      const next = decodeStep(v, "unescape")
       if (next.text === v.text) break
       v = next
     }
     if (v.text !== text) views.push(v)
   }
-  if (text.includes(SPLICE)) views.push(decodeStep(identity(text), spliceStep))
+  if (text.includes(SPLICE)) views.push(decodeStep(identity(text), "splice"))
   return views
 }
 
@@ -197,7 +192,7 @@ export const redactDecodedViews = (text: string, redact: (view: string) => strin
     const red = redact(view.text)
     if (red === view.text) continue
     for (const [a, b] of removedSpans(view.text, red)) {
-      if (b > a) spans.push([view.start[a]!, view.end[b - 1]!])
+      if (b > a) spans.push([view.start[a]!, b < view.start.length ? view.start[b]! : view.end])
     }
   }
   if (spans.length === 0) return text
