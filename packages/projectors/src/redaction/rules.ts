@@ -718,7 +718,8 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
     const marked = (flags & 2) !== 0
     // Without upper case only long shapes are possible (hex / lower-case bodies, UUID keys).
     const shaped = marked && (upper >= 2 || j - i >= 34)
-    if (j - i >= 16) {
+    // Every check below needs a digit or an upper-case letter (no slice for words and paths).
+    if (j - i >= 16 && marked) {
       const value = text.slice(i, j)
       let replacement: string | null = marked && j - i >= (upper > 0 ? 20 : 24) ? vendorTokens(value) : null
       if (replacement === null && marked) replacement = vendorKeyed(text, i, value)
@@ -1060,7 +1061,7 @@ const WORKER_PID_RE = /\b([Ww]orker(?:[ \t]+pid)?[ \t]+|as process[ \t]+)\d{2,10
 export const redactPids = (text: string): string => {
   let out = text
   if (out.includes("#")) out = out.replace(NGINX_PID_RE, `${P.pid}#${P.pid}`)
-  if (/orker|as process/.test(out)) out = out.replace(WORKER_PID_RE, `$1${P.pid}`)
+  if (out.includes("orker") || out.includes("as process")) out = out.replace(WORKER_PID_RE, `$1${P.pid}`)
   return redactPidKeys(out)
 }
 
