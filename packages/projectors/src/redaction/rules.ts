@@ -511,9 +511,6 @@ const AUTH_HEADER_RE = /\b(Bearer|Basic|Token|Digest)[ \t]+([A-Za-z0-9._~+/=-]{6
 const looksOpaque = (value: string): boolean =>
   /\d|[+/=_.~-]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)))
 
-/** A secret key word followed by whitespace and a high-entropy hex/base64 value. */
-/** The secret key word (and separator) right before a long value. */
-const KEY_BEFORE_RE = /(?<![\w-])([\w-]{1,64})((?:[ \t]+(?:is|was|of|for|=|:))?[ \t]+)$/
 const VALUE_KEY_WORD_RE = /passw|pwd|secret|token|key$|credential/i
 
 const isHighEntropy = (value: string): boolean => {
@@ -621,7 +618,48 @@ const keyBefore = (text: string, i: number): string | null => {
 /** A vendor name already says "credential": a value mixing letters and digits at all will do. */
 const VENDOR_SWITCH_RATIO = 0.01
 
-const isVendorKey = (key: string): boolean => VENDOR_KEY_RE.test(key) && !ID_KEY_RE.test(key)
+/** Keys repeat a lot in logs: whether one names a vendor is remembered (bounded). */
+const vendorKeyCache = new Map<string, boolean>()
+
+const isVendorKey = (key: string): boolean => {
+  let hit = vendorKeyCache.get(key)
+  if (hit === undefined) {
+    hit = VENDOR_KEY_RE.test(key) && !ID_KEY_RE.test(key)
+    if (vendorKeyCache.size >= 4096) vendorKeyCache.clear()
+    vendorKeyCache.set(key, hit)
+  }
+  return hit
+}
+
+const isBlank = (c: number): boolean => c === 32 || c === 9
+const isWordChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
+const CONNECTORS: ReadonlySet<string> = new Set(["is", "was", "of", "for", "=", ":"])
+
+/**
+ * The key word before a value at `i` separated by blanks, optionally with a linking word
+ * (`token 9f8e…`, `api key is …`, `secret = …`), read backwards by hand; or null.
+ */
+const keyWordBefore = (text: string, i: number): string | null => {
+  let k = i - 1
+  if (k < 0 || !isBlank(text.charCodeAt(k))) return null
+  while (k >= 0 && isBlank(text.charCodeAt(k))) k--
+  let end = k + 1
+  while (k >= 0 && end - k <= 64 && !isBlank(text.charCodeAt(k))) k--
+  let word = text.slice(k + 1, end)
+  if (CONNECTORS.has(word)) {
+    if (k < 0 || !isBlank(text.charCodeAt(k))) return null
+    while (k >= 0 && isBlank(text.charCodeAt(k))) k--
+    end = k + 1
+    while (k >= 0 && end - k <= 64 && isWordChar(text.charCodeAt(k))) k--
+    word = text.slice(k + 1, end)
+  } else {
+    // The whole token must be a word (`[\w-]+`), not the end of something else.
+    for (let c = 0; c < word.length; c++) if (!isWordChar(word.charCodeAt(c))) return null
+  }
+  if (word === "" || (k >= 0 && isWordChar(text.charCodeAt(k)))) return null
+  return word
+}
 
 /**
  * `vendor=value` with no secret key word (`algolia=9faefc…`, `"mapbox": "…"`): the run holds
@@ -723,12 +761,9 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
       const value = text.slice(i, j)
       let replacement: string | null = marked && j - i >= (upper > 0 ? 20 : 24) ? vendorTokens(value) : null
       if (replacement === null && marked) replacement = vendorKeyed(text, i, value)
-      // KEY_BEFORE_RE needs a blank right before the value: checked first (the regex, anchored
-      // at the end, is tried at every start of the slice).
-      const blank = i > 0 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)
-      if (replacement === null && blank && keyWord && isHighEntropy(value)) {
-        const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, i - 96), i))
-        if (key !== null && VALUE_KEY_WORD_RE.test(key[1]!)) replacement = P.secret
+      if (replacement === null && keyWord) {
+        const key = keyWordBefore(text, i)
+        if (key !== null && VALUE_KEY_WORD_RE.test(key) && isHighEntropy(value)) replacement = P.secret
       }
       if (replacement === null && shaped && j - i >= 20) {
         // Trailing dots end a sentence; `/`-separated parts are looked at one by one.
