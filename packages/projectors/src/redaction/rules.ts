@@ -82,7 +82,7 @@ const URL_CREDENTIALS_RE =
   /\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\/)(?:[^\s/@:]{1,256}(?::[^\s@]{0,256})?|:[^\s@]{1,256})@/g
 
 export const redactUrlCredentials = (text: string): string =>
-  text.includes("://") ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`) : text
+  text.includes("://") && text.includes("@") ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`) : text
 
 // ---- JWTs and well-known token shapes -------------------------------------------------------
 
@@ -340,7 +340,8 @@ const AMBIGUOUS_KEY_RE =
 /** Whether `value` (after `key` and `sep`) is a secret, by the key's class and the value. */
 const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, scheme: boolean): boolean => {
   if (value === "" || PLACEHOLDER_START_RE.test(value)) return false
-  if (STATUS_WORDS.has(value.toLowerCase())) return false
+  // (The longest state word has 9 letters: no lower-casing of long values.)
+  if (value.length <= 9 && STATUS_WORDS.has(value.toLowerCase())) return false
   if (NUMBER_VALUE_RE.test(value) && (METRIC_KEY_RE.test(key) || (sep === ":" && key.includes("-"))))
     return false
   switch (cls) {
@@ -715,6 +716,14 @@ const genericTokens = (run: string): string | null => {
   const inner = eq >= 0 && eq < run.length - 1 && !/^=+$/.test(run.slice(eq))
   if (!inner && isGenericToken(eq >= 0 ? run.slice(0, eq) : run)) return P.secret
   if (!inner && !run.includes("/")) return null
+  // The common `key=value` (one inner `=`, no `/`): no split.
+  if (!run.includes("/") && run.indexOf("=", eq + 1) < 0) {
+    const key = run.slice(0, eq)
+    const value = run.slice(eq + 1)
+    const k = isGenericToken(key)
+    const v = isGenericToken(value)
+    return k || v ? `${k ? P.secret : key}=${v ? P.secret : value}` : null
+  }
   const pieces = run.split(/(\/|=+(?=[^=]))/)
   let hit = false
   for (let k = 0; k < pieces.length; k += 2) {
@@ -902,7 +911,8 @@ const POD_CONTEXT_RE =
 
 export const redactPods = (text: string): string => {
   let out = POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
-  if (/pod/i.test(out)) {
+  // Checked on the input: the `<POD>` placeholders just written would match `pod`.
+  if (/pod/i.test(text)) {
     out = replaceOrResume(POD_CONTEXT_RE, out, (m) => {
       const whole = m[0]
       const raw = m[3]!
@@ -1027,6 +1037,7 @@ const hostFromName = (name: string, port: string): boolean => {
 }
 
 export const redactHosts = (text: string): string => {
+  const hostKey = /host|node|server|upstream|remote|peer|addr|db/i.test(text)
   let out = text
   if (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out)) {
     out = out.replace(HOST_RE, (whole, name: string, port: string | undefined, offset: number, s: string) => {
@@ -1042,7 +1053,8 @@ export const redactHosts = (text: string): string => {
       hostFromName(name, port) ? P.host : whole
     )
   }
-  if (/host|node|server|upstream|remote|peer|addr|db/i.test(out)) {
+  // Checked on the input: the `<HOST>` placeholders just written would match `host`.
+  if (hostKey) {
     const s = out
     out = replaceOrResume(HOST_KEY_RE, s, (m) => {
       const key = m[1]!
@@ -1091,13 +1103,18 @@ const PID_RE =
 
 /** nginx `2871#2871:`, `worker 55120`, `starting as process 4821`, `with PID 48213`. */
 const NGINX_PID_RE = /(?<![\w#])\d{1,10}#\d{1,10}(?=: )/g
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const WORKER_PID_RE = /\b([Ww]orker(?:[ \t]+pid)?[ \t]+|as process[ \t]+)\d{2,10}\b(?![.%]\d|[%:])/g
 
 export const redactPids = (text: string): string => {
-  let out = text
-  if (out.includes("#")) out = out.replace(NGINX_PID_RE, `${P.pid}#${P.pid}`)
+  // The key forms first: `<PID>` placeholders from the forms below would trip their pre-check.
+  let out = redactPidKeys(text)
+  // nginx puts `pid#tid: ` right after the level: a digit before `#` and `: ` after.
+  const hash = out.indexOf("#")
+  if (hash > 0 && isDigit(out.charCodeAt(hash - 1)) && out.includes(": ", hash))
+    out = out.replace(NGINX_PID_RE, `${P.pid}#${P.pid}`)
   if (out.includes("orker") || out.includes("as process")) out = out.replace(WORKER_PID_RE, `$1${P.pid}`)
-  return redactPidKeys(out)
+  return out
 }
 
 /** Syslog header: `May 12 10:22:13 bastion-02 sshd[…]:` (RFC 3164) or an ISO time, then the host. */
