@@ -69,6 +69,15 @@ export const redactStackTraces = (text: string): string => {
     const exc = pythonExceptionLine(text.slice(tb))
     return [head, exc, P.stackTrace].filter((part) => part !== null && part !== "").join(" ")
   }
+  // Every frame shape holds one of these (cheap pre-check before the large regex).
+  if (
+    !text.includes("at ") &&
+    !text.includes("at\t") &&
+    !text.includes('File "') &&
+    !text.includes("goroutine ") &&
+    !text.includes("... ")
+  )
+    return text
   const m = STACK_START_RE.exec(text)
   if (m === null) return text
   const head = text.slice(0, m.index).trimEnd()
@@ -82,7 +91,9 @@ const URL_CREDENTIALS_RE =
   /\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\/)(?:[^\s/@:]{1,256}(?::[^\s@]{0,256})?|:[^\s@]{1,256})@/g
 
 export const redactUrlCredentials = (text: string): string =>
-  text.includes("://") && text.includes("@") ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`) : text
+  text.includes("://") && text.includes("@")
+    ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`)
+    : text
 
 // ---- JWTs and well-known token shapes -------------------------------------------------------
 
@@ -912,7 +923,7 @@ const POD_CONTEXT_RE =
 export const redactPods = (text: string): string => {
   let out = POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
   // Checked on the input: the `<POD>` placeholders just written would match `pod`.
-  if (/pod/i.test(text)) {
+  if (text.includes("pod") || text.includes("Pod") || text.includes("POD")) {
     out = replaceOrResume(POD_CONTEXT_RE, out, (m) => {
       const whole = m[0]
       const raw = m[3]!
@@ -1047,7 +1058,8 @@ export const redactHosts = (text: string): string => {
       return isDottedHost(name, port) ? P.host : whole
     })
   }
-  if (/-\d{1,3}-\d|gke-|aks-/.test(out)) out = out.replace(NODE_SHAPE_RE, P.host)
+  if ((out.includes("ip-") && /-\d{1,3}-\d/.test(out)) || out.includes("gke-") || out.includes("aks-"))
+    out = out.replace(NODE_SHAPE_RE, P.host)
   if (/[a-z0-9]:\d/.test(out)) {
     out = out.replace(NAME_PORT_RE, (whole, name: string, port: string) =>
       hostFromName(name, port) ? P.host : whole
