@@ -15,6 +15,8 @@ interface View {
    */
   readonly start: ReadonlyArray<number>
   readonly end: number
+  /** Whether the last decoding step changed anything (no string comparison needed). */
+  readonly changed?: boolean
 }
 
 /** The view of `text.slice(from, to)` as it is. */
@@ -73,8 +75,9 @@ const decodeStep = (view: View, kind: Decoding): View => {
     i += consumed
     plain = i
   }
+  if (plain === 0) return { ...view, changed: false }
   out += src.slice(plain)
-  return { text: out, start, end: view.end }
+  return { text: out, start, end: view.end, changed: true }
 }
 
 const PERCENT_HINT_RE = /%[0-9A-Fa-f]{2}/
@@ -97,9 +100,9 @@ const viewsOf = (text: string): View[] => {
       while (to < text.length && !isTokenEnd(text.charCodeAt(to))) to++
       PERCENT_ESCAPE_RE.lastIndex = to
       let v = identity(text, from, to)
-      for (let level = 0; level < MAX_LEVELS && PERCENT_HINT_RE.test(v.text); level++) {
+      for (let level = 0; level < MAX_LEVELS; level++) {
         const next = decodeStep(v, "percent")
-        if (next.text === v.text) break
+        if (next.changed !== true) break
         v = next
         views.push(v)
       }
@@ -109,7 +112,7 @@ const viewsOf = (text: string): View[] => {
     let v = identity(text)
     for (let level = 0; level < MAX_LEVELS && v.text.includes("\\"); level++) {
       const next = decodeStep(v, "unescape")
-      if (next.text === v.text) break
+      if (next.changed !== true) break
       v = next
     }
     if (v.text !== text) views.push(v)
