@@ -45,11 +45,17 @@ const viewRules = (text: string): string => {
 }
 
 /** The secret rules on one (possibly decoded) view of the text. */
-const secretRules = (text: string): string => {
-  // Redactions only remove text, so a key-word hint taken once holds for every later pass.
+const secretRules = (text: string): string => secretRulesAfterKeys(redactPrivateKeys(text))
+
+/**
+ * The secret rules but private keys, on text whose private keys are already replaced
+ * (`redactText` does that first; a second pass could never match again).
+ */
+const secretRulesAfterKeys = (text: string): string => {
+  // Redactions only remove text, so a key-word hint taken once holds for every later pass
+  // (`<PRIVATE_KEY>` and the key block it replaced both hold `key`).
   const hint = hasKeyHint(text)
-  let out = redactPrivateKeys(text)
-  out = redactUrlCredentials(out)
+  let out = redactUrlCredentials(text)
   out = redactTokenShapes(out)
   out = redactStructured(out, hint)
   out = redactKeyValues(out, hint)
@@ -68,7 +74,7 @@ export const redactText = (text: string): string => {
   if (text.length === 0) return text
   let out = redactPrivateKeys(text)
   out = redactStackTraces(out)
-  out = secretRules(redactDecodedViews(out, viewRules))
+  out = secretRulesAfterKeys(redactDecodedViews(out, viewRules))
   out = redactSqlLiterals(out)
   out = redactEmails(out)
   out = redactIps(out)

@@ -1022,6 +1022,8 @@ const NODE_SHAPE_RE =
  */
 const HOST_KEY_RE =
   /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])(?:host(?:_?name)?|node(?:_?name)?|server(?:_?name)?|upstream|remote_?(?:addr|host)|peer(?:_?addr)?|addr|db))(\\?["']?[ \t]*[:=][ \t]*\\?["']?|[ \t]+["']?)(?=([A-Za-z0-9][\w.-]{0,252}))\3(:\d{1,5})?/gi
+/** What a HOST_KEY_RE match needs (cheap pre-check): a key's last word and its separator. */
+const HOST_KEY_HINT_RE = /(?:host|name|node|server|upstream|addr|peer|db)[\\"' \t:=]/i
 /** Keys that name a host whatever the value looks like (others need a host-shaped value). */
 const STRONG_HOST_KEY_RE = /(?:host(?:_?name)?|addr)$/i
 /** Keys whose value may also follow after a space in prose (`on host db-primary-01`). */
@@ -1048,7 +1050,8 @@ const hostFromName = (name: string, port: string): boolean => {
 }
 
 export const redactHosts = (text: string): string => {
-  const hostKey = /host|node|server|upstream|remote|peer|addr|db/i.test(text)
+  // Every HOST_KEY_RE key ends in one of these words, right before its separator.
+  const hostKey = HOST_KEY_HINT_RE.test(text)
   let out = text
   if (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out)) {
     out = out.replace(HOST_RE, (whole, name: string, port: string | undefined, offset: number, s: string) => {
