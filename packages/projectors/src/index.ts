@@ -49,7 +49,14 @@ export {
   sanitizeLogService
 } from "./logs.js"
 export { isSensitiveColumn, MASKED, projectMysqlRows } from "./mysql.js"
-export type { Placeholder } from "./redaction/index.js"
-export { isSensitiveName, PLACEHOLDERS, redactSecrets, redactText, redactValue } from "./redaction/index.js"
+export type { Placeholder, VendorTokenFormat } from "./redaction/index.js"
+export {
+  isSensitiveName,
+  PLACEHOLDERS,
+  redactSecrets,
+  redactText,
+  redactValue,
+  VENDOR_TOKEN_FORMATS
+} from "./redaction/index.js"
 export type { LogPattern, PatternGrouping, PatternGroupingOptions } from "./patterns/index.js"
 export { groupLogPatterns, normalizeLogMessage } from "./patterns/index.js"

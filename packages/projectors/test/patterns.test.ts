@@ -280,7 +280,7 @@ describe("groupLogPatterns", () => {
           }
         }
       ),
-      { numRuns: 200, seed: 42 }
+      { numRuns: 200 }
     )
   })
 

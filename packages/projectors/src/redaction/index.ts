@@ -1,6 +1,7 @@
 import type { Json } from "@aiops-harness/core"
 import { isSensitiveName } from "./names.js"
 import {
+  hasKeyHint,
   redactAuthAndEntropy,
   redactEmails,
   redactFlagsAndProse,
@@ -12,11 +13,16 @@ import {
   redactPrivateKeys,
   redactSqlLiterals,
   redactStackTraces,
+  redactSyslogHosts,
   redactTokenShapes,
   redactUrlCredentials
 } from "./rules.js"
+import { redactStructured } from "./structured.js"
+import { redactDecodedViews } from "./views.js"
 
 export { isSensitiveName } from "./names.js"
+export type { VendorTokenFormat } from "./vendors.js"
+export { VENDOR_TOKEN_FORMATS } from "./vendors.js"
 export type { Placeholder } from "./rules.js"
 export { PLACEHOLDERS } from "./rules.js"
 
@@ -28,12 +34,33 @@ export { PLACEHOLDERS } from "./rules.js"
  */
 export const redactSecrets = (text: string): string => {
   if (text.length === 0) return text
-  let out = redactPrivateKeys(text)
-  out = redactUrlCredentials(out)
+  return secretRules(redactDecodedViews(text, viewRules))
+}
+
+/** On a decoded view: the rules an encoded secret can hide from (no private keys). */
+const viewRules = (text: string): string => {
+  const hint = hasKeyHint(text)
+  const out = redactStructured(redactTokenShapes(redactUrlCredentials(text)), hint)
+  return redactAuthAndEntropy(redactFlagsAndProse(redactKeyValues(out, hint), hint), hint)
+}
+
+/** The secret rules on one (possibly decoded) view of the text. */
+const secretRules = (text: string): string => secretRulesAfterKeys(redactPrivateKeys(text))
+
+/**
+ * The secret rules but private keys, on text whose private keys are already replaced
+ * (`redactText` does that first; a second pass could never match again).
+ */
+const secretRulesAfterKeys = (text: string): string => {
+  // Redactions only remove text, so a key-word hint taken once holds for every later pass
+  // (`<PRIVATE_KEY>` and the key block it replaced both hold `key`).
+  const hint = hasKeyHint(text)
+  let out = redactUrlCredentials(text)
   out = redactTokenShapes(out)
-  out = redactKeyValues(out)
-  out = redactFlagsAndProse(out)
-  out = redactAuthAndEntropy(out)
+  out = redactStructured(out, hint)
+  out = redactKeyValues(out, hint)
+  out = redactFlagsAndProse(out, hint)
+  out = redactAuthAndEntropy(out, hint)
   return out
 }
 
@@ -47,17 +74,14 @@ export const redactText = (text: string): string => {
   if (text.length === 0) return text
   let out = redactPrivateKeys(text)
   out = redactStackTraces(out)
-  out = redactUrlCredentials(out)
-  out = redactTokenShapes(out)
-  out = redactKeyValues(out)
-  out = redactFlagsAndProse(out)
-  out = redactAuthAndEntropy(out)
+  out = secretRulesAfterKeys(redactDecodedViews(out, viewRules))
   out = redactSqlLiterals(out)
   out = redactEmails(out)
   out = redactIps(out)
   out = redactPods(out)
   out = redactHosts(out)
   out = redactPids(out)
+  out = redactSyslogHosts(out)
   return out
 }
 

@@ -1,3 +1,6 @@
+import { isHexRun, isPrefixedBody, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
+import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
+import { VENDOR_HINT_RE, VENDOR_HINTED_RE, VENDOR_PREFIXED_STICKY_RE } from "./vendors.js"
 /**
  * The redaction catalogue: each rule is one linear-time pass (bounded quantifiers, anchored
  * starts, no nested unbounded repetition) guarded by a cheap pre-check so that clean text costs
@@ -67,6 +70,15 @@ export const redactStackTraces = (text: string): string => {
     const exc = pythonExceptionLine(text.slice(tb))
     return [head, exc, P.stackTrace].filter((part) => part !== null && part !== "").join(" ")
   }
+  // Every frame shape holds one of these (cheap pre-check before the large regex).
+  if (
+    !text.includes("at ") &&
+    !text.includes("at\t") &&
+    !text.includes('File "') &&
+    !text.includes("goroutine ") &&
+    !text.includes("... ")
+  )
+    return text
   const m = STACK_START_RE.exec(text)
   if (m === null) return text
   const head = text.slice(0, m.index).trimEnd()
@@ -80,41 +92,13 @@ const URL_CREDENTIALS_RE =
   /\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\/)(?:[^\s/@:]{1,256}(?::[^\s@]{0,256})?|:[^\s@]{1,256})@/g
 
 export const redactUrlCredentials = (text: string): string =>
-  text.includes("://") ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`) : text
+  text.includes("://") && text.includes("@")
+    ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`)
+    : text
 
 // ---- JWTs and well-known token shapes -------------------------------------------------------
 
 const JWT_RE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
-
-/** Cloud and SaaS credential shapes that are secret on their own, wherever they appear. */
-const KNOWN_TOKEN_RE = new RegExp(
-  [
-    // AWS access key ids
-    "\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\\b",
-    // GitHub
-    "\\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,255}\\b",
-    "\\bgithub_pat_[A-Za-z0-9_]{20,255}",
-    // GitLab
-    "\\bglpat-[A-Za-z0-9_-]{20,255}",
-    // Slack
-    "\\bxox[abposre]-[A-Za-z0-9-]{10,255}",
-    // Stripe
-    "\\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,255}",
-    // Google API keys
-    "\\bAIza[0-9A-Za-z_-]{30,40}",
-    // OpenAI / Anthropic style keys
-    "\\bsk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,255}",
-    // npm tokens
-    "\\bnpm_[A-Za-z0-9]{30,255}",
-    // SendGrid
-    "\\bSG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}",
-    // Twilio API key SIDs
-    "\\bSK[0-9a-fA-F]{32}\\b"
-  ].join("|"),
-  "g"
-)
-const KNOWN_TOKEN_HINT_RE =
-  /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[posur]_|github_pat_|glpat-|xox|_live_|_test_|AIza|sk-|npm_|SG\.|SK[0-9a-fA-F]{32}/
 
 /** Incoming-webhook URLs whose path is the credential (Slack, Discord). */
 const WEBHOOK_RE =
@@ -124,7 +108,8 @@ export const redactTokenShapes = (text: string): string => {
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
   if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
-  if (KNOWN_TOKEN_HINT_RE.test(out)) out = out.replace(KNOWN_TOKEN_RE, P.secret)
+  // Telegram bot tokens hold a `:` (no value run); the other hinted rows are seen by the run scan.
+  if (out.includes(":AA")) out = out.replace(VENDOR_HINTED_RE, P.secret)
   return out
 }
 
@@ -132,7 +117,7 @@ export const redactTokenShapes = (text: string): string => {
 
 /** Key words that make the value of a `key=value` / `key: value` / JSON field secret. */
 const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$/i
+  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
 
 /**
  * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
@@ -140,10 +125,25 @@ const SECRET_KEY_RE =
  * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
  */
 const UNAMBIGUOUS_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|cookie|^pass$|[_.-]pass$/i
+  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
+
+/**
+ * Keys that count words or name a metric (`prompt_tokens=1834`, `active_sessions=4`,
+ * `token_count`, `max_tokens`, `session_ttl`): a number after them is not a secret.
+ */
+const METRIC_KEY_RE =
+  /tokens|sessions|secrets|passwords|keys|count|total|num|max|min|limit|size|len|length|ttl|timeout|expir|age|rate|ratio|per[_-]?s|ms$|seconds?$|_at$|_id$|index|idx|rotation|version|ver$|retries|attempts/i
+/** A plain number, optionally with a unit (`1834`, `0.93`, `30s`, `1.2k`, `450ms`, `12%`). */
+const NUMBER_VALUE_RE = /^-?\d+(?:\.\d+)?(?:[a-zA-Z%]{1,3})?$/
+/** Words that describe a secret's state instead of being one (`token: expired`, `password=<none>`). */
+const STATUS_WORDS: ReadonlySet<string> = new Set(
+  "rotation rotated expired missing required invalid valid none null nil undefined empty true false yes no set unset present absent redacted masked hidden provided ok failed rejected accepted revoked refreshed changed updated enabled disabled reset sent received ***".split(
+    " "
+  )
+)
 
 /** Header-like keys whose value runs to the end of the line (several `; `-separated parts). */
-const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$|^(?:proxy-)?authori[sz]ation$/i
+const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$/i
 /** Connection-string keys whose value runs to the next `;` (it contains `&` and `=`). */
 const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
 
@@ -151,7 +151,8 @@ const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
  * `key` (optionally quoted, optionally JSON-escaped) then `=` or `:`; the value is scanned by
  * hand in {@link redactKeyValues}.
  */
-const KEY_SEP_RE = /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*[:=][ \t]*)/g
+const KEY_SEP_RE =
+  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:[=-]>|:{0,2}=|[?+]=|:)[ \t]*)/g
 
 const isValueStop = (c: number): boolean =>
   c === 32 ||
@@ -160,7 +161,6 @@ const isValueStop = (c: number): boolean =>
   c === 13 ||
   c === 44 /* , */ ||
   c === 59 /* ; */ ||
-  c === 38 /* & */ ||
   c === 34 /* " */ ||
   c === 39 /* ' */ ||
   c === 125 /* } */ ||
@@ -169,6 +169,12 @@ const isValueStop = (c: number): boolean =>
   c === 92 /* \ */
 
 const PLACEHOLDER_START_RE = /^<[A-Z_]{2,20}>/
+
+const NEXT_PARAM_RE = /[A-Za-z_][\w.[\]-]{0,63}=|amp;/y
+const isNextParam = (text: string, i: number): boolean => {
+  NEXT_PARAM_RE.lastIndex = i
+  return i >= text.length || NEXT_PARAM_RE.test(text)
+}
 
 const AUTH_SCHEME_RE = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|ApiKey)[ \t]+/i
 
@@ -226,7 +232,12 @@ const valueEnd = (
   const scheme = AUTH_SCHEME_RE.exec(text.slice(i, i + 24))
   if (scheme) i += scheme[0].length
   let j = i
-  while (j < n && !isValueStop(text.charCodeAt(j))) j++
+  while (j < n) {
+    const c = text.charCodeAt(j)
+    // `&` ends a value only before the next query parameter (`&state=`); else it is part of it.
+    if (c === 38 ? isNextParam(text, j + 1) : isValueStop(c)) break
+    j++
+  }
   return { from: i, to: j, scheme: scheme !== null }
 }
 
@@ -278,7 +289,16 @@ const blockEnd = (text: string, start: number, max: number): number => {
 const INNER_VALUE_RE =
   /(["']?[\w.-]{1,64}["']?[ \t]*[:=][ \t]*)(?:"(?:[^"\\\r\n]|\\.){0,4096}"|'(?:[^'\\\r\n]|\\.){0,4096}'|(?![<{[])[^\s,;}\]"']{1,4096})/g
 
-const redactInnerValues = (block: string): string =>
+/** `[v]`, `['a', 'b']`, `[Bearer v]`: a flat list of values (header maps). */
+const FLAT_LIST_RE = /^\[(?:(Bearer|Basic|Token|Digest|ApiKey)[ \t]+)?[^[\]{}:=]{1,4096}\]$/i
+
+const redactInnerValues = (block: string): string => {
+  const flat = FLAT_LIST_RE.exec(block)
+  if (flat !== null) return flat[1] === undefined ? `[${P.secret}]` : `[${flat[1]} ${P.secret}]`
+  return redactInnerObject(block)
+}
+
+const redactInnerObject = (block: string): string =>
   block.replace(INNER_VALUE_RE, (whole, head: string) => {
     const value = whole.slice(head.length)
     if (PLACEHOLDER_START_RE.test(value) || PLACEHOLDER_START_RE.test(value.slice(1))) return whole
@@ -287,10 +307,78 @@ const redactInnerValues = (block: string): string =>
   })
 
 /** Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check). */
-const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|session|cookie|bearer|sig|otp|pin/i
+const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin/i
+/** Whether 32 hex digits start at `i` (optionally after a quote): a key under any name. */
+const hex32At = (text: string, i: number): boolean => {
+  let k = i
+  const q = text.charCodeAt(k)
+  if (q === 34 || q === 39) k++
+  const end = k + 32
+  if (end > text.length) return false
+  for (; k < end; k++) {
+    const c = text.charCodeAt(k)
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false
+  }
+  return true
+}
 
-export const redactKeyValues = (text: string): string => {
-  if ((!text.includes("=") && !text.includes(":")) || !KEY_HINT_RE.test(text)) return text
+/** Keys whose secret value is recognised by its shape only (`*_key`, `auth*`, `*cred`, vendors). */
+const WEAK_KEY_RE = /key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
+
+type KeyClass = "unambiguous" | "ambiguous" | "weak" | "any"
+
+/** Keys repeat a lot in logs: their class is remembered (bounded). */
+const keyClassCache = new Map<string, KeyClass | null>()
+
+const keyClass = (key: string): KeyClass | null => {
+  const cached = keyClassCache.get(key)
+  if (cached !== undefined) return cached
+  const cls = classifyKey(key)
+  if (keyClassCache.size >= 4096) keyClassCache.clear()
+  keyClassCache.set(key, cls)
+  return cls
+}
+
+const classifyKey = (key: string): KeyClass | null => {
+  if (UNAMBIGUOUS_KEY_RE.test(key)) return "unambiguous"
+  if (SECRET_KEY_RE.test(key))
+    return WEAK_KEY_RE.test(key) && !AMBIGUOUS_KEY_RE.test(key) ? "weak" : "ambiguous"
+  if (VENDOR_KEY_RE.test(key)) return "weak"
+  return ID_KEY_RE.test(key) ? null : "any"
+}
+const AMBIGUOUS_KEY_RE =
+  /credential|authori[sz]ation|session|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^sig$|signature|otp$|^pin$/i
+
+/** Whether `value` (after `key` and `sep`) is a secret, by the key's class and the value. */
+const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, scheme: boolean): boolean => {
+  if (value === "" || PLACEHOLDER_START_RE.test(value)) return false
+  // (The longest state word has 9 letters: no lower-casing of long values.)
+  if (value.length <= 9 && STATUS_WORDS.has(value.toLowerCase())) return false
+  if (NUMBER_VALUE_RE.test(value) && (METRIC_KEY_RE.test(key) || (sep === ":" && key.includes("-"))))
+    return false
+  switch (cls) {
+    case "unambiguous":
+      return true
+    case "ambiguous":
+      return scheme || AUTH_SCHEME_RE.test(value) || looksLikeToken(value)
+    case "weak":
+      return scheme || isSecretShaped(value) || isRandomMixed(value)
+    case "any":
+      // Random mixed values are left to the generic token scan.
+      return isHexRun(value, 32)
+  }
+}
+
+/**
+ * Whether the text holds any secret key word (computed once per text by the caller and passed
+ * to the rules below, which would otherwise each scan for their own word list).
+ */
+export const hasKeyHint = (text: string): boolean => KEY_HINT_RE.test(text)
+
+export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string => {
+  if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
+  // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
+  if (!hint) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -300,16 +388,17 @@ export const redactKeyValues = (text: string): string => {
   while (m !== null) {
     const key = m[1]!
     const sepEnd = m.index + m[0].length
-    if (SECRET_KEY_RE.test(key)) {
+    const cls = keyClass(key)
+    if (cls !== null && (cls !== "any" || hex32At(text, sepEnd))) {
       const open = text.charCodeAt(sepEnd)
-      if (open === 123 || open === 91) {
+      if (cls !== "any" && (open === 123 || open === 91)) {
         // An object / array of credentials: redact its values, keep its structure.
         const max = Math.min(8192, blockBudget)
         const end = blockEnd(text, sepEnd, max)
         blockBudget -= end > sepEnd ? end - sepEnd : max
         if (end > sepEnd) {
           const block = text.slice(sepEnd, end)
-          const redacted = redactInnerValues(block)
+          const redacted = cls === "weak" ? block : redactInnerValues(block)
           if (redacted !== block) {
             out += text.slice(last, sepEnd) + redacted
             last = end
@@ -326,8 +415,7 @@ export const redactKeyValues = (text: string): string => {
         const value = text.slice(from, to)
         const secret =
           to > from &&
-          !PLACEHOLDER_START_RE.test(value) &&
-          (scheme || UNAMBIGUOUS_KEY_RE.test(key) || AUTH_SCHEME_RE.test(value) || looksLikeToken(value)) &&
+          isSecretValue(key, cls, m[3]!.trim(), value, scheme) &&
           // `Access denied ... (using password: YES)` says whether a password was sent.
           !((value === "YES" || value === "NO") && text.slice(Math.max(0, m.index - 6), m.index) === "using ")
         if (secret) {
@@ -350,7 +438,7 @@ export const redactKeyValues = (text: string): string => {
  * another flag.
  */
 const FLAG_RE =
-  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(=|[ \t]+)(?![-<\s])/gi
+  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=(?:passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(?:[_-](?:hash|file|value|b64|base64))?)(=|[ \t]+)(?![-<\s])/gi
 
 /** The mysql client family, whose `-p<password>` (no space) carries the password. */
 const MYSQL_CMD_RE =
@@ -361,17 +449,49 @@ const MYSQL_P_RE = /(?<=[ \t])-p(?:'[^'\r\n]{0,256}'|"[^"\r\n]{0,256}"|(?![<\s'"
 const PROSE_PASSWORD_RE =
   /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?=([^\s<`'"]{4,256}))\3/gi
 
-export const redactFlagsAndProse = (text: string): string => {
+/** `secret to X`, `the api token is X`: a secret key word, a linking word, a token-like value. */
+const PROSE_SECRET_RE =
+  /(?<![\w-])(secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key)([ \t]+(?:is|was|to|of|now|set to|changed to|reset to)[ \t]+)(?=([^\s<`'"]{6,256}))\3/gi
+
+const isProseSecret = (value: string): boolean =>
+  /[A-Za-z]/.test(value) &&
+  /[\d!#$%&*+/=?@^_~-]/.test(value) &&
+  !CLASS_NAME_RE.test(value) &&
+  !/^v?\d+(?:[.:/-]\d+)*[a-z]{0,3}$/i.test(value)
+
+/** Either prose form may be present (one scan): group 1 is set for a password word. */
+const PROSE_HINT_RE =
+  /(passw|passphrase|pwd)|(?:secret|token|key)[ \t]+(?:is|was|to|of|now|set|changed|reset)[ \t]/i
+
+export const redactFlagsAndProse = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
   if (/(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
   if (/mysql|mariadb/.test(out)) {
     out = out.replace(MYSQL_CMD_RE, (command) => command.replace(MYSQL_P_RE, `-p${P.secret}`))
   }
-  if (/passw|passphrase|pwd/i.test(out)) {
+  const prose = hint ? PROSE_HINT_RE.exec(out) : null
+  if (prose === null) return out
+  if (prose[1] !== undefined || /passw|passphrase|pwd/i.test(out)) {
     out = out.replace(PROSE_PASSWORD_RE, (whole, key: string, sep: string, raw: string) => {
       const value = raw.replace(/[.,;:)\]}]+$/, "")
-      if (value.length < 4 || /^[A-Za-z]+$/.test(value) || CLASS_NAME_RE.test(value)) return whole
+      // `Password Type="PasswordText"`: an attribute, not a value.
+      if (
+        value.length < 4 ||
+        /^[A-Za-z]+$/.test(value) ||
+        /^[A-Za-z]+=/.test(value) ||
+        CLASS_NAME_RE.test(value)
+      )
+        return whole
       return `${key}${sep}${P.secret}${raw.slice(value.length)}`
+    })
+  }
+  if (
+    prose[1] === undefined ||
+    /(?:secret|token|key)[ \t]+(?:is|was|to|of|now|set|changed|reset)[ \t]/i.test(out)
+  ) {
+    out = out.replace(PROSE_SECRET_RE, (whole, key: string, sep: string, raw: string) => {
+      const value = raw.replace(/[.,;:)\]}]+$/, "")
+      return isProseSecret(value) ? `${key}${sep}${P.secret}${raw.slice(value.length)}` : whole
     })
   }
   return out
@@ -404,9 +524,6 @@ const AUTH_HEADER_RE = /\b(Bearer|Basic|Token|Digest)[ \t]+([A-Za-z0-9._~+/=-]{6
 const looksOpaque = (value: string): boolean =>
   /\d|[+/=_.~-]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)))
 
-/** A secret key word followed by whitespace and a high-entropy hex/base64 value. */
-/** The secret key word (and separator) right before a long value. */
-const KEY_BEFORE_RE = /(?<![\w-])([\w-]{1,64})((?:[ \t]+(?:is|was|of|for|=|:))?[ \t]+)$/
 const VALUE_KEY_WORD_RE = /passw|pwd|secret|token|key$|credential/i
 
 const isHighEntropy = (value: string): boolean => {
@@ -422,51 +539,259 @@ const isHighEntropy = (value: string): boolean => {
 /** A standalone 40-character AWS-secret-key shape (mixed case, digits; `/` or `+` allowed). */
 const AWS_SECRET_RE = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g
 
-export const redactAuthAndEntropy = (text: string): string => {
+export const redactAuthAndEntropy = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
   if (/Bearer|Basic|Token|Digest/.test(out)) {
     out = out.replace(AUTH_HEADER_RE, (whole, scheme: string, value: string) =>
       scheme === "Bearer" || looksOpaque(value) ? `${scheme} ${P.secret}` : whole
     )
   }
-  return redactLongValues(out)
+  return redactLongValues(out, hint && KEY_WORD_RE.test(out))
 }
 
-const isValueChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) ||
-  (c >= 65 && c <= 90) ||
-  (c >= 97 && c <= 122) ||
-  c === 43 ||
-  c === 47 ||
-  c === 61 ||
-  c === 95 ||
-  c === 45
+/** Per ASCII code: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. */
+const VALUE_CLASS = (() => {
+  const t = new Uint8Array(128)
+  for (let c = 0; c < 128; c++) {
+    if (c >= 48 && c <= 57) t[c] = 3
+    else if (c >= 65 && c <= 90) t[c] = 7
+    else if (
+      (c >= 97 && c <= 122) ||
+      c === 43 ||
+      c === 47 ||
+      c === 61 ||
+      c === 95 ||
+      c === 45 ||
+      c === 46 ||
+      c === 126
+    )
+      t[c] = 1
+  }
+  return t
+})()
+
+/** `sha256`, `trace`, `commit`, ...: a prefix that names a digest or an id, not a credential. */
+const ID_PREFIXES: ReadonlySet<string> = new Set(
+  "sha sha1 sha256 sha512 md5 commit rev trace span req request id uuid run job build image layer blob tree git obj container pod node msg evt event cus ch pi txn tx ord order sub inv in".split(
+    " "
+  )
+)
+/** `prefix_`, `prefix-`, `prefix_v1_`: a vendor-style prefix before a random body. */
+const PREFIX_RE = /^([A-Za-z][A-Za-z0-9]{0,11})[_-](?:[A-Za-z0-9]{1,8}[_-])?/
+
+/**
+ * A self-identifying token with no key word and no table row: a short vendor-style prefix then
+ * a random body (random mixed case, hex of 32+, random lower case and digits of 32+), or a run
+ * that is random mixed text on its own. Identifiers, hex ids, hosts, paths and words are not.
+ */
+const isGenericToken = (run: string): boolean => {
+  if (run.length < 20) return false
+  // Every generic shape has a digit or an upper-case letter (fast reject for words, paths).
+  if (!/[\dA-Z]/.test(run)) return false
+  const prefix = PREFIX_RE.exec(run)
+  if (prefix !== null && !ID_PREFIXES.has(prefix[1]!.toLowerCase())) {
+    const body = run.slice(prefix[0].length)
+    if (body.length >= 16 && (isPrefixedBody(body) || isHexRun(body, 32) || isRandomLowerDigits(body, 32)))
+      return true
+  }
+  return isRandomMixed(run)
+}
 
 /**
  * One hand-written scan over runs of `[A-Za-z0-9+/=_-]` of 16+ characters: a high-entropy run
  * right after a secret key word (`token 9f8e...`, `api key is ...`) and a standalone
  * 40-character AWS secret key shape become `<SECRET>`.
  */
-const redactLongValues = (text: string): string => {
+const isQuoteOrBlank = (c: number): boolean => c === 34 || c === 39 || c === 32 || c === 9
+const isKeyChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45
+
+/**
+ * The key right before a value at `i` (`name=`, `"name": "`, `name => '`, `NAME:=`), read
+ * backwards by hand (a regex anchored at the end would be tried at every start), or null.
+ */
+const keyBefore = (text: string, i: number): string | null => {
+  let k = i - 1
+  while (k >= 0 && isQuoteOrBlank(text.charCodeAt(k))) k--
+  const c = text.charCodeAt(k)
+  if (c === 61 /* = */) {
+    k--
+    while (k >= 0 && (text.charCodeAt(k) === 58 || text.charCodeAt(k) === 63 || text.charCodeAt(k) === 43))
+      k--
+  } else if (c === 58 /* : */) k--
+  else if (c === 62 /* > */ && (text.charCodeAt(k - 1) === 61 || text.charCodeAt(k - 1) === 45)) k -= 2
+  else return null
+  while (k >= 0 && isQuoteOrBlank(text.charCodeAt(k))) k--
+  const end = k + 1
+  while (k >= 0 && end - k <= 64 && isKeyChar(text.charCodeAt(k))) k--
+  const key = text.slice(k + 1, end)
+  return /^[A-Za-z]/.test(key) ? key : null
+}
+
+/** A vendor name already says "credential": a value mixing letters and digits at all will do. */
+const VENDOR_SWITCH_RATIO = 0.01
+
+/** Keys repeat a lot in logs: whether one names a vendor is remembered (bounded). */
+const vendorKeyCache = new Map<string, boolean>()
+
+const isVendorKey = (key: string): boolean => {
+  let hit = vendorKeyCache.get(key)
+  if (hit === undefined) {
+    hit = VENDOR_KEY_RE.test(key) && !ID_KEY_RE.test(key)
+    if (vendorKeyCache.size >= 4096) vendorKeyCache.clear()
+    vendorKeyCache.set(key, hit)
+  }
+  return hit
+}
+
+const isBlank = (c: number): boolean => c === 32 || c === 9
+const isWordChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
+const CONNECTORS: ReadonlySet<string> = new Set(["is", "was", "of", "for", "=", ":"])
+
+/**
+ * The key word before a value at `i` separated by blanks, optionally with a linking word
+ * (`token 9f8e…`, `api key is …`, `secret = …`), read backwards by hand; or null.
+ */
+const keyWordBefore = (text: string, i: number): string | null => {
+  let k = i - 1
+  if (k < 0 || !isBlank(text.charCodeAt(k))) return null
+  while (k >= 0 && isBlank(text.charCodeAt(k))) k--
+  let end = k + 1
+  while (k >= 0 && end - k <= 64 && !isBlank(text.charCodeAt(k))) k--
+  let word = text.slice(k + 1, end)
+  if (CONNECTORS.has(word)) {
+    if (k < 0 || !isBlank(text.charCodeAt(k))) return null
+    while (k >= 0 && isBlank(text.charCodeAt(k))) k--
+    end = k + 1
+    while (k >= 0 && end - k <= 64 && isWordChar(text.charCodeAt(k))) k--
+    word = text.slice(k + 1, end)
+  } else {
+    // The whole token must be a word (`[\w-]+`), not the end of something else.
+    for (let c = 0; c < word.length; c++) if (!isWordChar(word.charCodeAt(c))) return null
+  }
+  if (word === "" || (k >= 0 && isWordChar(text.charCodeAt(k)))) return null
+  return word
+}
+
+/**
+ * `vendor=value` with no secret key word (`algolia=9faefc…`, `"mapbox": "…"`): the run holds
+ * `key=value`, or the key comes right before it; the value must be secret-shaped.
+ */
+const vendorKeyed = (text: string, i: number, run: string): string | null => {
+  const eq = run.indexOf("=")
+  if (eq > 0 && eq < run.length - 1 && run.charCodeAt(eq + 1) !== 61) {
+    const key = run.slice(0, eq)
+    const value = run.slice(eq + 1)
+    return isVendorKey(key) && isSecretShaped(value, VENDOR_SWITCH_RATIO) ? `${key}=${P.secret}` : null
+  }
+  const key = keyBefore(text, i)
+  if (key === null || !isVendorKey(key)) return null
+  return isSecretShaped(run.replace(/=+$/, ""), VENDOR_SWITCH_RATIO) ? P.secret : null
+}
+
+/**
+ * The run with its vendor tokens (table rows with a literal prefix) replaced, or null: a token
+ * starts the run or follows an inner `=` or `/`.
+ */
+const vendorTokens = (run: string): string | null => {
+  if (VENDOR_HINT_RE.test(run)) {
+    VENDOR_HINTED_RE.lastIndex = 0
+    const hinted = run.replace(VENDOR_HINTED_RE, P.secret)
+    if (hinted !== run) return hinted
+  }
+  let out = ""
+  let last = 0
+  for (let p = 0; p < run.length; ) {
+    VENDOR_PREFIXED_STICKY_RE.lastIndex = p
+    const m = VENDOR_PREFIXED_STICKY_RE.exec(run)
+    if (m !== null) {
+      out += run.slice(last, p) + P.secret
+      last = p + m[0].length
+      p = last
+      continue
+    }
+    let q = p
+    while (q < run.length && run.charCodeAt(q) !== 61 && run.charCodeAt(q) !== 47) q++
+    while (q < run.length && (run.charCodeAt(q) === 61 || run.charCodeAt(q) === 47)) q++
+    p = q
+  }
+  return last === 0 ? null : out + run.slice(last)
+}
+
+/**
+ * The run with its generic tokens replaced, or null: the whole run first (base64 may contain
+ * `/`), unless it has an inner `=` (`key=value`); then each `/`- or `=`-separated part.
+ */
+const genericTokens = (run: string): string | null => {
+  const eq = run.indexOf("=")
+  const inner = eq >= 0 && eq < run.length - 1 && !/^=+$/.test(run.slice(eq))
+  if (!inner && isGenericToken(eq >= 0 ? run.slice(0, eq) : run)) return P.secret
+  if (!inner && !run.includes("/")) return null
+  // The common `key=value` (one inner `=`, no `/`): no split.
+  if (!run.includes("/") && run.indexOf("=", eq + 1) < 0) {
+    const key = run.slice(0, eq)
+    const value = run.slice(eq + 1)
+    const k = isGenericToken(key)
+    const v = isGenericToken(value)
+    return k || v ? `${k ? P.secret : key}=${v ? P.secret : value}` : null
+  }
+  const pieces = run.split(/(\/|=+(?=[^=]))/)
+  let hit = false
+  for (let k = 0; k < pieces.length; k += 2) {
+    const piece = pieces[k]!
+    if (isGenericToken(piece.replace(/=+$/, ""))) {
+      pieces[k] = P.secret
+      hit = true
+    }
+  }
+  return hit ? pieces.join("") : null
+}
+
+const KEY_WORD_RE = /passw|pwd|secret|token|key|credential/i
+
+const redactLongValues = (text: string, keyWord: boolean): string => {
   const n = text.length
   if (n < 16) return text
-  const keyWord = /passw|pwd|secret|token|key|credential/i.test(text)
   let out = ""
   let last = 0
   let i = 0
   while (i < n) {
-    if (!isValueChar(text.charCodeAt(i))) {
+    const c0 = text.charCodeAt(i)
+    if (c0 >= 128 || VALUE_CLASS[c0] === 0) {
       i++
       continue
     }
-    let j = i + 1
-    while (j < n && isValueChar(text.charCodeAt(j))) j++
-    if (j - i >= 16) {
+    let j = i
+    // Every vendor and generic token shape has a digit or an upper-case letter.
+    let flags = 0
+    let upper = 0
+    while (j < n) {
+      const c = text.charCodeAt(j)
+      const k = c < 128 ? VALUE_CLASS[c]! : 0
+      if (k === 0) break
+      flags |= k
+      if (k === 7) upper++
+      j++
+    }
+    const marked = (flags & 2) !== 0
+    // Without upper case only long shapes are possible (hex / lower-case bodies, UUID keys).
+    const shaped = marked && (upper >= 2 || j - i >= 34)
+    // Every check below needs a digit or an upper-case letter (no slice for words and paths).
+    if (j - i >= 16 && marked) {
       const value = text.slice(i, j)
-      let replacement: string | null = null
-      if (keyWord && isHighEntropy(value)) {
-        const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, i - 96), i))
-        if (key !== null && VALUE_KEY_WORD_RE.test(key[1]!)) replacement = P.secret
+      let replacement: string | null = marked && j - i >= (upper > 0 ? 20 : 24) ? vendorTokens(value) : null
+      if (replacement === null && marked) replacement = vendorKeyed(text, i, value)
+      if (replacement === null && keyWord) {
+        const key = keyWordBefore(text, i)
+        if (key !== null && VALUE_KEY_WORD_RE.test(key) && isHighEntropy(value)) replacement = P.secret
+      }
+      if (replacement === null && shaped && j - i >= 20) {
+        // Trailing dots end a sentence; `/`-separated parts are looked at one by one.
+        let end = j
+        while (end > i && text.charCodeAt(end - 1) === 46) end--
+        replacement = genericTokens(text.slice(i, end))
+        if (replacement !== null) replacement += text.slice(end, j)
       }
       if (replacement === null && j - i >= 40) {
         const aws = value.replace(AWS_SECRET_RE, (v) =>
@@ -598,7 +923,8 @@ const POD_CONTEXT_RE =
 
 export const redactPods = (text: string): string => {
   let out = POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
-  if (/pod/i.test(out)) {
+  // Checked on the input: the `<POD>` placeholders just written would match `pod`.
+  if (text.includes("pod") || text.includes("Pod") || text.includes("POD")) {
     out = replaceOrResume(POD_CONTEXT_RE, out, (m) => {
       const whole = m[0]
       const raw = m[3]!
@@ -667,7 +993,7 @@ const isDottedHost = (name: string, port: string | undefined): boolean => {
   if (!/^[a-z][a-z0-9.-]*$/.test(name) || FILE_EXTENSIONS.has(last)) return false
   if (port !== undefined) return true
   const labels = name.split(".")
-  if (name.includes("-")) return !/^v\d/.test(name)
+  if (name.includes("-")) return !/^v\d/.test(name) && !labels.some((l) => /^v\d+(?:-\d+)+$/.test(l))
   for (let i = 1; i < labels.length; i++) if (ENV_LABELS.has(labels[i]!)) return true
   return false
 }
@@ -697,6 +1023,8 @@ const NODE_SHAPE_RE =
  */
 const HOST_KEY_RE =
   /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])(?:host(?:_?name)?|node(?:_?name)?|server(?:_?name)?|upstream|remote_?(?:addr|host)|peer(?:_?addr)?|addr|db))(\\?["']?[ \t]*[:=][ \t]*\\?["']?|[ \t]+["']?)(?=([A-Za-z0-9][\w.-]{0,252}))\3(:\d{1,5})?/gi
+/** What a HOST_KEY_RE match needs (cheap pre-check): a key's last word and its separator. */
+const HOST_KEY_HINT_RE = /(?:host|name|node|server|upstream|addr|peer|db)[\\"' \t:=]/i
 /** Keys that name a host whatever the value looks like (others need a host-shaped value). */
 const STRONG_HOST_KEY_RE = /(?:host(?:_?name)?|addr)$/i
 /** Keys whose value may also follow after a space in prose (`on host db-primary-01`). */
@@ -723,6 +1051,8 @@ const hostFromName = (name: string, port: string): boolean => {
 }
 
 export const redactHosts = (text: string): string => {
+  // Every HOST_KEY_RE key ends in one of these words, right before its separator.
+  const hostKey = HOST_KEY_HINT_RE.test(text)
   let out = text
   if (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out)) {
     out = out.replace(HOST_RE, (whole, name: string, port: string | undefined, offset: number, s: string) => {
@@ -732,13 +1062,15 @@ export const redactHosts = (text: string): string => {
       return isDottedHost(name, port) ? P.host : whole
     })
   }
-  if (/-\d{1,3}-\d|gke-|aks-/.test(out)) out = out.replace(NODE_SHAPE_RE, P.host)
+  if ((out.includes("ip-") && /-\d{1,3}-\d/.test(out)) || out.includes("gke-") || out.includes("aks-"))
+    out = out.replace(NODE_SHAPE_RE, P.host)
   if (/[a-z0-9]:\d/.test(out)) {
     out = out.replace(NAME_PORT_RE, (whole, name: string, port: string) =>
       hostFromName(name, port) ? P.host : whole
     )
   }
-  if (/host|node|server|upstream|remote|peer|addr|db/i.test(out)) {
+  // Checked on the input: the `<HOST>` placeholders just written would match `host`.
+  if (hostKey) {
     const s = out
     out = replaceOrResume(HOST_KEY_RE, s, (m) => {
       const key = m[1]!
@@ -785,7 +1117,40 @@ export const redactHosts = (text: string): string => {
 const PID_RE =
   /\b(pid|PID|Pid|process[ _]id|processId)(["']?\s*[=:#]\s*|\s+)\d{1,10}\b|\b([A-Za-z][\w.-]{0,63})\[\d{2,10}\]|\b((?:[Kk]ill(?:ed|ing)?|[Rr]eaped|[Tt]erminated|[Ss]topped|[Ss]tarted|[Ff]orked|[Ss]pawned|[Ee]xited|[Cc]hild|SIG[A-Z]{2,8} to) process[ \t]+|[Pp]rocess[ \t]+(?=\d{1,10}[ \t]*\())\d{1,10}\b/g
 
-export const redactPids = (text: string): string =>
+/** nginx `2871#2871:`, `worker 55120`, `starting as process 4821`, `with PID 48213`. */
+const NGINX_PID_RE = /(?<![\w#])\d{1,10}#\d{1,10}(?=: )/g
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
+const WORKER_PID_RE = /\b([Ww]orker(?:[ \t]+pid)?[ \t]+|as process[ \t]+)\d{2,10}\b(?![.%]\d|[%:])/g
+
+export const redactPids = (text: string): string => {
+  // The key forms first: `<PID>` placeholders from the forms below would trip their pre-check.
+  let out = redactPidKeys(text)
+  // nginx puts `pid#tid: ` right after the level: a digit before `#` and `: ` after.
+  const hash = out.indexOf("#")
+  if (hash > 0 && isDigit(out.charCodeAt(hash - 1)) && out.includes(": ", hash))
+    out = out.replace(NGINX_PID_RE, `${P.pid}#${P.pid}`)
+  if (out.includes("orker") || out.includes("as process")) out = out.replace(WORKER_PID_RE, `$1${P.pid}`)
+  return out
+}
+
+/** Syslog header: `May 12 10:22:13 bastion-02 sshd[…]:` (RFC 3164) or an ISO time, then the host. */
+const SYSLOG_HOST_RE =
+  /^((?:<\d{1,3}>\d?[ \t]*)?(?:[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]+\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)[ \t]+)(?!<)([A-Za-z0-9][A-Za-z0-9._-]{0,252})(?=[ \t]+[\w./@-]{1,64}(?:\[(?:\d{1,10}|<PID>)\])?:)/gm
+
+const SYSLOG_HOST_LINE_RE = new RegExp(SYSLOG_HOST_RE.source)
+
+export const redactSyslogHosts = (text: string): string => {
+  const c = text.charCodeAt(0)
+  // Single lines (the common case) start with the month, `<pri>` or the ISO year.
+  if (!text.includes("\n")) {
+    if (!(c === 60 || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return text
+    const m = SYSLOG_HOST_LINE_RE.exec(text)
+    return m === null ? text : `${m[1]}${P.host}${text.slice(m[0].length)}`
+  }
+  return /\d:\d\d[ \t.]/.test(text) ? text.replace(SYSLOG_HOST_RE, `$1${P.host}`) : text
+}
+
+const redactPidKeys = (text: string): string =>
   /pid|process|\[\d/i.test(text)
     ? text.replace(
         PID_RE,

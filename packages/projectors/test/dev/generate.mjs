@@ -1,0 +1,229 @@
+// Development redaction corpus: the one the detector is tuned on (the held-out corpus in
+// ../heldout is never tuned on). Different seed, templates, key names and contexts.
+// Usage: node packages/projectors/test/dev/generate.mjs
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+
+let s = 0xdeb0
+const rand = () => {
+  s = (s + 0x6d2b79f5) | 0
+  let t = Math.imul(s ^ (s >>> 15), 1 | s)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+const int = (n) => Math.floor(rand() * n)
+const pick = (xs) => xs[int(xs.length)]
+const UP = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+const LO = "abcdefghijklmnopqrstuvwxyz"
+const DG = "0123456789"
+const HEX = "0123456789abcdef"
+const AN = UP + LO + DG
+const B64U = `${AN}_-`
+const str = (a, n) => Array.from({ length: n }, () => a[int(a.length)]).join("")
+const mixed = (a, n) => {
+  for (;;) {
+    const v = str(a, n)
+    if (
+      (!/\d/.test(a) || /\d/.test(v)) &&
+      (!/[A-Z]/.test(a) || /[A-Z]/.test(v)) &&
+      (!/[a-z]/.test(a) || /[a-z]/.test(v))
+    )
+      return v
+  }
+}
+
+const TOKENS = [
+  () => `glrt-${mixed(B64U, 20)}`,
+  () => `dop_v1_${str(HEX, 64)}`,
+  () => `hf_${mixed(UP + LO, 34)}`,
+  () => `xapp-1-A${str(UP + DG, 10)}-${str(DG, 13)}-${str(HEX, 64)}`,
+  () => `shpat_${str(HEX, 32)}`,
+  () => `sq0csp-${mixed(B64U, 43)}`,
+  () => `pypi-AgEIcHlwaS5vcmc${mixed(B64U, 60)}`,
+  () => `glsa_${mixed(AN, 32)}_${str(HEX, 8)}`,
+  () => `rk_prod_${mixed(AN, 30)}`,
+  () => `ghu_${mixed(AN, 36)}`,
+  () => `xoxb-${str(DG, 11)}-${str(DG, 12)}-${mixed(AN, 24)}`,
+  () => `sk_test_${mixed(AN, 40)}`,
+  () => `AKIA${str(UP + DG, 16)}`,
+  () => `npm_${mixed(AN, 36)}`,
+  () => `SG.${mixed(B64U, 22)}.${mixed(B64U, 43)}`,
+  () => `glpat-${mixed(B64U, 20)}`,
+  () => `AIza${mixed(B64U, 35)}`,
+  () => `dckr_pat_${mixed(B64U, 27)}`,
+  () => `lin_api_${mixed(AN, 40)}`,
+  () => `hvs.${mixed(B64U, 90)}`,
+  () => `gsk_${mixed(AN, 52)}`,
+  () => `shpss_${str(HEX, 32)}`,
+  () => `sntrys_eyJpYXQiO${mixed(B64U, 80)}`,
+  () => `figd_${mixed(B64U, 40)}`,
+  () => `nfp_${mixed(AN, 36)}`,
+  () => `ntn_${str(DG, 11)}${mixed(AN, 35)}`
+]
+const KEYS = [
+  "token",
+  "db_pass",
+  "SECRET_KEY",
+  "apiToken",
+  "AWS_SECRET_ACCESS_KEY",
+  "client-secret",
+  "AccessKey",
+  "bot_token",
+  "PGPASSWORD",
+  "auth_token",
+  "credentials",
+  "private_key",
+  "SESSION_SECRET",
+  "appKey",
+  "password_hash"
+]
+const val = () =>
+  pick([
+    () => mixed(AN, 20),
+    () => str(HEX, 32),
+    () => `${mixed(AN, 9)}#${mixed(AN, 4)}`,
+    () => `Spring${2020 + int(9)}!`
+  ])()
+
+const out = []
+const add = (form, line, secrets, keep = []) => out.push({ form, line, secrets, keep })
+
+for (let i = 0; i < 60; i++) {
+  const t = pick(TOKENS)()
+  const ctx = pick([
+    (x) => `INFO sync job authenticated as ${x}`,
+    (x) => `error: remote rejected ${x} (expired?)`,
+    (x) => `env CI_TOKEN_OVERRIDE=${x}`,
+    (x) => `"cred": "${x}"`,
+    (x) => `Using ${x}`
+  ])
+  add("vendor", ctx(t), [t])
+}
+const FORMS = [
+  ["assign", (k, v) => `${k} := ${v}`],
+  ["assign", (k, v) => `${k} ::= "${v}"`],
+  ["assign", (k, v) => `:${k} => "${v}"`],
+  ["assign", (k, v) => `${k} -> '${v}'`],
+  ["assign", (k, v) => `${k}:"${v}"`],
+  ["assign", (k, v) => `let ${k} = "${v}";`],
+  ["pair", (k, v) => `{"name": "${k}", "value": "${v}"}`],
+  ["pair", (k, v) => `{"Key":"${k}","Value":"${v}"}`],
+  ["pair", (k, v) => `[{"key": "${k}", "value": "${v}"}]`],
+  ["xml", (k, v) => `<${k}>${v}</${k}>`],
+  ["xml", (k, v) => `<setting name="${k}" value="${v}"/>`],
+  ["xml", (k, v) => `<db ${k}="${v}"/>`],
+  ["csv", (k, v) => `'${k}','${v}'`],
+  ["csv", (k, v) => `${k};${v};ok`],
+  ["yaml", (k, v) => `spec:\n    ${k}: ${v}`],
+  ["env", (k, v) => `export ${k.toUpperCase()}=${v}`],
+  ["env", (k, v) => `setenv ${k.toUpperCase()} ${v}`],
+  ["flag", (k, v) => `java -jar app.jar --${k.toLowerCase()}=${v}`],
+  ["header", (_k, v) => `headers: map[X-Api-Key:[${v}]]`],
+  ["header", (_k, v) => `Ocp-Apim-Subscription-Key=${v}`],
+  ["dsn", (_k, v) => `user:${v}@tcp(mysql.internal:3306)/app`],
+  ["url", (k, v) => `next=%2Fhome%3F${k}%3D${v}`],
+  ["json", (k, v) => `"data":"{\\"${k}\\":\\"${v}\\"}"`],
+  ["shell", (k, v) => `${k.toUpperCase()}='${v.slice(0, 5)}'"'"'${v.slice(5)}'`]
+]
+for (const [form, fmt] of FORMS) {
+  for (let i = 0; i < 8; i++) {
+    const k = pick(KEYS)
+    const v = val()
+    add(form, fmt(k, v), form === "shell" ? [v.slice(0, 5), v.slice(5)] : [v])
+  }
+}
+for (const vendor of [
+  "stripe",
+  "algolia",
+  "pagerduty",
+  "honeycomb",
+  "opsgenie",
+  "statuspage",
+  "circleci",
+  "travis",
+  "snyk",
+  "vercel"
+]) {
+  for (let i = 0; i < 3; i++) {
+    const v = pick([() => str(HEX, 32), () => mixed(AN, 28)])()
+    add("vendor-name", `${vendor}=${v} configured`, [v], ["configured"])
+  }
+}
+for (let i = 0; i < 6; i++) {
+  const pid = String(100 + int(90000))
+  add(
+    "pid",
+    pick([
+      `server with PID ${pid} started`,
+      `pid: ${pid}`,
+      `worker ${pid} booted`,
+      `starting as process ${pid}`,
+      `${pid}#${pid}: *7 upstream`
+    ]),
+    [pid]
+  )
+  const host = `app-${String(int(90)).padStart(2, "0")}`
+  add("host", `Jun  3 08:01:02 ${host} kernel: eth0 link up`, [host], ["kernel", "link"])
+}
+// Second batch (added while tuning): symbol-rich CSV values, shell splices, vendor-name
+// separators and flag spellings.
+for (let i = 0; i < 6; i++) {
+  const v = `${mixed(AN + "!#%&$", 12)}`
+  add("csv", `"secret","${v}"`, [v])
+  add("csv", `'pwd';'${v}x'`, [`${v}x`])
+  const enc = `Qx${mixed(AN, 4)}%2F${mixed(AN, 5)}%3D`
+  add("csv", `"db_password","${enc}"`, [enc])
+  add("assign", `api_token=${enc} ok`, [enc], ["ok"])
+  const a = mixed(AN, 7)
+  const b = mixed(AN, 7)
+  add("shell", `bash -c 'DB_PASS='"'"'${a}'"'"'${b} ./migrate'`, [a, b])
+  add("shell", `--secret '${a}x'"'"'${b}y'`, [`${a}x`, `${b}y`])
+  for (const vendor of ["honeybadger", "rollbar", "pusher", "twilio", "mixpanel"]) {
+    const v2 = pick([() => str(HEX, 32), () => mixed(AN, 30), () => str(LO + DG, 32)])()
+    const f = pick([
+      (n, x) => `${n}: ${x}`,
+      (n, x) => `"${n}": "${x}"`,
+      (n, x) => `${n.toUpperCase()}=${x}`,
+      (n, x) => `cfg.${n}=${x}`
+    ])
+    add("vendor-name", `init ${f(vendor, v2)} done`, [v2], ["done"])
+  }
+  const v3 = val()
+  add("flag", `run.sh -${pick(["pass", "apikey", "secret", "auth-token"])} ${v3} -q`, [v3])
+}
+const ORD = [
+  "llm call prompt_tokens=920 completion_tokens=88",
+  "active_sessions=17 idle_sessions=3",
+  "trace_id=0af7651916cd43dd8448eb211c80319c span_id=b7ad6b7169203331",
+  "certificate rotation scheduled",
+  "topic payments.v2-3 lag 40",
+  "Authorization: Bearer abc.def.ghi path=/x status=401",
+  "cache-token-01:6379 connected",
+  "version=1.4.2 build=20260301",
+  "took 120ms",
+  "tokens used 1200 of 8000",
+  "db pool exhausted waiting 30s",
+  "user logged out",
+  "monkeypatch applied",
+  "keyring unlocked for session",
+  "passenger count 4",
+  'ETag W/"5e8f-17a2" matched',
+  "x-request-id: 7f3e2a10-1c2d-4e5f-8a9b-0c1d2e3f4a5b",
+  "jwt verification failed: exp claim in the past",
+  "password complexity check passed",
+  "secret rotation job finished in 4s"
+]
+for (const l of ORD)
+  add(
+    "ordinary",
+    l,
+    [],
+    l
+      .split(/\s+/)
+      .filter((w) => /^[A-Za-z][A-Za-z_]*:?$/.test(w) || /_tokens=|_sessions=|path=|status=/.test(w))
+      .map((w) => w.replace(/:$/, ""))
+  )
+
+const file = join(import.meta.dirname, "corpus.jsonl")
+writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
+console.log(`wrote ${out.length} lines to ${file}`)

@@ -1,0 +1,683 @@
+// Held-out redaction corpus (written before the detector changed; NEVER tuned on).
+// Token shapes come from public vendor format descriptions (prefix + alphabet + length), filled
+// with a seeded PRNG, so no real secret is ever used. Output: corpus.jsonl next to this file.
+// Each line: {"id","form","line","secrets":[...],"keep":[...]} — `secrets` must not survive
+// `redactText`, `keep` must. Ordinary lines have no secrets (form "ordinary").
+// Usage: node packages/projectors/test/heldout/generate.mjs
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+
+let s = 0x48e1d0
+const rand = () => {
+  s = (s + 0x6d2b79f5) | 0
+  let t = Math.imul(s ^ (s >>> 15), 1 | s)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+const int = (n) => Math.floor(rand() * n)
+const pick = (xs) => xs[int(xs.length)]
+const UP = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+const LO = "abcdefghijklmnopqrstuvwxyz"
+const DG = "0123456789"
+const HEX = "0123456789abcdef"
+const AN = UP + LO + DG
+const B64 = `${AN}+/`
+const B64U = `${AN}_-`
+const str = (alphabet, n) => {
+  let out = ""
+  for (let i = 0; i < n; i++) out += alphabet[int(alphabet.length)]
+  return out
+}
+/** Random text over an alphabet that has at least one digit and one letter when both exist. */
+const mixed = (alphabet, n) => {
+  for (;;) {
+    const v = str(alphabet, n)
+    const needDigit = /\d/.test(alphabet)
+    const needUpper = /[A-Z]/.test(alphabet)
+    const needLower = /[a-z]/.test(alphabet)
+    if ((!needDigit || /\d/.test(v)) && (!needUpper || /[A-Z]/.test(v)) && (!needLower || /[a-z]/.test(v)))
+      return v
+  }
+}
+const uuid = () => `${str(HEX, 8)}-${str(HEX, 4)}-4${str(HEX, 3)}-a${str(HEX, 3)}-${str(HEX, 12)}`
+
+// ---- vendor token formats (public descriptions) --------------------------------------------
+const VENDORS = [
+  ["gitlab runner", () => `glrt-${mixed(B64U, 20)}`],
+  ["gitlab runner v2", () => `glrt-t1_${mixed(B64U, 20)}`],
+  ["gitlab pat", () => `glpat-${mixed(B64U, 20)}`],
+  ["gitlab deploy", () => `gldt-${mixed(B64U, 20)}`],
+  ["gitlab trigger", () => `glptt-${str(HEX, 40)}`],
+  ["gitlab runner registration", () => `GR1348941${mixed(B64U, 20)}`],
+  ["gitlab oauth app secret", () => `gloas-${str(HEX, 64)}`],
+  ["gitlab feed", () => `glft-${mixed(B64U, 20)}`],
+  ["digitalocean pat", () => `dop_v1_${str(HEX, 64)}`],
+  ["digitalocean oauth", () => `doo_v1_${str(HEX, 64)}`],
+  ["digitalocean refresh", () => `dor_v1_${str(HEX, 64)}`],
+  ["huggingface", () => `hf_${mixed(UP + LO, 34)}`],
+  ["huggingface org", () => `api_org_${mixed(UP + LO, 34)}`],
+  ["slack app", () => `xapp-1-A${str(UP + DG, 10)}-${str(DG, 13)}-${str(HEX, 64)}`],
+  ["slack bot", () => `xoxb-${str(DG, 12)}-${str(DG, 13)}-${mixed(AN, 24)}`],
+  ["slack user", () => `xoxp-${str(DG, 12)}-${str(DG, 12)}-${str(DG, 13)}-${str(HEX, 32)}`],
+  ["slack config refresh", () => `xoxe-1-${mixed(AN, 140)}`],
+  ["shopify access", () => `shpat_${str(HEX, 32)}`],
+  ["shopify custom app", () => `shpca_${str(HEX, 32)}`],
+  ["shopify private app", () => `shppa_${str(HEX, 32)}`],
+  ["shopify shared secret", () => `shpss_${str(HEX, 32)}`],
+  ["square oauth secret", () => `sq0csp-${mixed(B64U, 43)}`],
+  ["square access", () => `sq0atp-${mixed(B64U, 22)}`],
+  ["square access v2", () => `EAAA${mixed(B64U, 60)}`],
+  ["pypi", () => `pypi-AgEIcHlwaS5vcmc${mixed(B64U, 70)}`],
+  ["grafana service account", () => `glsa_${mixed(AN, 32)}_${str(HEX, 8)}`],
+  ["grafana cloud", () => `glc_${mixed(B64, 60)}==`],
+  ["stripe restricted prod", () => `rk_prod_${mixed(AN, 40)}`],
+  ["stripe secret live", () => `sk_live_${mixed(AN, 48)}`],
+  ["stripe restricted test", () => `rk_test_${mixed(AN, 48)}`],
+  ["stripe webhook", () => `whsec_${mixed(AN, 32)}`],
+  ["aws access key", () => `AKIA${str(UP + DG, 16)}`],
+  ["aws sts key", () => `ASIA${str(UP + DG, 16)}`],
+  ["github pat classic", () => `ghp_${mixed(AN, 36)}`],
+  ["github oauth", () => `gho_${mixed(AN, 36)}`],
+  ["github fine-grained", () => `github_pat_${mixed(AN, 22)}_${mixed(AN, 59)}`],
+  ["github app install", () => `ghs_${mixed(AN, 36)}`],
+  ["google api key", () => `AIza${mixed(B64U, 35)}`],
+  ["google oauth secret", () => `GOCSPX-${mixed(B64U, 28)}`],
+  ["google access token", () => `ya29.${mixed(B64U, 120)}`],
+  ["npm", () => `npm_${mixed(AN, 36)}`],
+  ["sendgrid", () => `SG.${mixed(B64U, 22)}.${mixed(B64U, 43)}`],
+  ["twilio api key", () => `SK${str(HEX, 32)}`],
+  ["openai project", () => `sk-proj-${mixed(B64U, 100)}`],
+  ["anthropic", () => `sk-ant-api03-${mixed(B64U, 93)}AA`],
+  ["mailgun", () => `key-${str(HEX, 32)}`],
+  ["mailchimp", () => `${str(HEX, 32)}-us${1 + int(20)}`],
+  ["atlassian", () => `ATATT3xFfGF0${mixed(B64U, 180)}`],
+  ["linear", () => `lin_api_${mixed(AN, 40)}`],
+  ["postman", () => `PMAK-${str(HEX, 24)}-${str(HEX, 34)}`],
+  ["doppler", () => `dp.pt.${mixed(AN, 43)}`],
+  ["databricks", () => `dapi${str(HEX, 32)}`],
+  ["dynatrace", () => `dt0c01.${str(UP + DG, 24)}.${str(UP + DG, 64)}`],
+  ["new relic user", () => `NRAK-${str(UP + DG, 27)}`],
+  ["new relic insert", () => `NRII-${mixed(B64U, 32)}`],
+  ["sentry user", () => `sntryu_${str(HEX, 64)}`],
+  ["terraform cloud", () => `${mixed(AN, 14)}.atlasv1.${mixed(B64U, 67)}`],
+  ["vault service", () => `hvs.${mixed(B64U, 95)}`],
+  ["vault batch", () => `hvb.${mixed(B64U, 138)}`],
+  ["pulumi", () => `pul-${str(HEX, 40)}`],
+  ["figma", () => `figd_${mixed(B64U, 40)}`],
+  ["notion", () => `ntn_${str(DG, 11)}${mixed(AN, 35)}`],
+  ["airtable pat", () => `pat${mixed(AN, 14)}.${str(HEX, 64)}`],
+  ["age secret key", () => `AGE-SECRET-KEY-1${str("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".toUpperCase(), 58)}`],
+  ["shippo", () => `shippo_live_${str(HEX, 40)}`],
+  ["flutterwave", () => `FLWSECK-${str(HEX, 32)}-X`],
+  ["alibaba", () => `LTAI${mixed(AN, 20)}`],
+  ["azure ad client secret", () => `${mixed(AN, 3)}8Q~${mixed(`${AN}_~.-`, 34)}`],
+  ["discord bot", () => `M${mixed(AN, 23)}.${mixed(B64U, 6)}.${mixed(B64U, 27)}`],
+  ["telegram bot", () => `${str(DG, 10)}:AA${mixed(B64U, 33)}`],
+  ["facebook", () => `EAACEdEose0cBA${mixed(AN, 120)}`],
+  ["contentful", () => `CFPAT-${mixed(B64U, 43)}`],
+  ["duffel", () => `duffel_live_${mixed(B64U, 43)}`],
+  ["easypost", () => `EZAK${mixed(AN, 54)}`],
+  ["fly.io", () => `fo1_${mixed(B64U, 43)}`],
+  ["prefect", () => `pnu_${mixed(AN, 36)}`],
+  ["readme", () => `rdme_${str(LO + DG, 70)}`],
+  ["rubygems", () => `rubygems_${str(HEX, 48)}`],
+  ["brevo", () => `xkeysib-${str(HEX, 64)}-${mixed(AN, 16)}`],
+  ["planetscale", () => `pscale_tkn_${mixed(B64U, 43)}`],
+  ["planetscale password", () => `pscale_pw_${mixed(B64U, 43)}`],
+  ["clojars", () => `CLOJARS_${str(LO + DG, 60)}`],
+  ["mapbox secret", () => `sk.eyJ1Ijoi${mixed(AN, 20)}.${mixed(B64U, 22)}`],
+  ["netlify", () => `nfp_${mixed(AN, 36)}`],
+  ["supabase", () => `sbp_${str(HEX, 40)}`],
+  ["docker hub", () => `dckr_pat_${mixed(B64U, 27)}`],
+  ["buildkite", () => `bkua_${str(HEX, 40)}`],
+  ["circleci", () => `CCIPAT_${mixed(AN, 22)}_${str(HEX, 40)}`],
+  ["groq", () => `gsk_${mixed(AN, 52)}`],
+  ["replicate", () => `r8_${mixed(AN, 37)}`],
+  ["perplexity", () => `pplx-${str(HEX, 48)}`],
+  ["xai", () => `xai-${mixed(AN, 80)}`],
+  ["langsmith", () => `lsv2_pt_${str(HEX, 32)}_${str(HEX, 10)}`],
+  ["tailscale", () => `tskey-auth-${mixed(AN, 17)}-${mixed(AN, 33)}`],
+  ["render", () => `rnd_${mixed(AN, 32)}`],
+  ["resend", () => `re_${mixed(AN, 8)}_${mixed(AN, 24)}`],
+  ["deno deploy", () => `ddp_${mixed(AN, 36)}`],
+  ["launchdarkly sdk", () => `sdk-${uuid()}`],
+  ["openshift", () => `sha256~${mixed(B64U, 43)}`],
+  ["nuget", () => `oy2${str(LO + DG, 43)}`],
+  ["artifactory", () => `AKCp${mixed(AN, 69)}`],
+  ["twitter bearer", () => `AAAAAAAAAAAAAAAAAAAAA${mixed(`${AN}%`, 90)}`],
+  ["dropbox", () => `sl.${mixed(B64U, 135)}`],
+  ["plaid", () => `access-production-${uuid()}`],
+  ["zoho", () => `1000.${str(HEX, 32)}.${str(HEX, 32)}`],
+  ["pinecone", () => `pcsk_${mixed(AN, 6)}_${mixed(AN, 60)}`],
+  ["sourcegraph", () => `sgp_${str(HEX, 16)}_${str(HEX, 40)}`],
+  ["octopus", () => `API-${str(UP + DG, 26)}`],
+  ["typeform", () => `tfp_${mixed(`${LO + DG}_`, 59)}`],
+  ["adafruit io", () => `aio_${mixed(AN, 28)}`],
+  ["cloudflare origin ca", () => `v1.0-${str(HEX, 24)}-${str(HEX, 146)}`],
+  ["heroku v2", () => `HRKU-AA${mixed(B64U, 58)}`],
+  ["bitbucket app", () => `ATBB${mixed(AN, 32)}`],
+  ["jwt", () => `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOi${mixed(B64U, 40)}.${mixed(B64U, 43)}`]
+]
+
+// ---- key names --------------------------------------------------------------------------------
+const SECRET_KEYS = [
+  "API_TOKEN",
+  "DB_PASSWORD",
+  "client_secret",
+  "GITHUB_TOKEN",
+  "SLACK_BOT_TOKEN",
+  "stripe_secret_key",
+  "AUTH_KEY",
+  "apiKey",
+  "SECRET",
+  "password",
+  "MYSQL_ROOT_PASSWORD",
+  "accessToken",
+  "REDIS_PASS",
+  "oauth_client_secret",
+  "webhook_secret",
+  "signing_secret",
+  "ENCRYPTION_KEY",
+  "private_token",
+  "sdk_key",
+  "master_key",
+  "license_key",
+  "consumer_secret",
+  "refresh_token",
+  "SENTRY_AUTH_TOKEN",
+  "NPM_TOKEN",
+  "jwt_secret",
+  "AdminPassword",
+  "app_secret",
+  "passphrase",
+  "x_api_key"
+]
+const VALUES = [
+  () => mixed(AN, 24),
+  () => `${mixed(AN + "!#%*", 14)}`,
+  () => str(HEX, 40),
+  () => `Pa$${mixed(AN, 8)}!`,
+  () => mixed(B64, 32) + "=",
+  () => `${pick(["Winter", "Summer", "Autumn"])}${2000 + int(30)}!${str(UP, 2)}`,
+  () => `${mixed(LO + DG, 12)}-${mixed(LO + DG, 8)}`,
+  () => uuid()
+]
+const value = () => pick(VALUES)()
+
+const out = []
+const add = (form, line, secrets, keep = []) => out.push({ form, line, secrets, keep })
+
+const svc = () => pick(["billing", "checkout", "ledger", "notify", "search", "gateway", "ingest"])
+const ts = () =>
+  `2026-03-${String(1 + int(28)).padStart(2, "0")}T${String(int(24)).padStart(2, "0")}:${String(int(60)).padStart(2, "0")}:${String(int(60)).padStart(2, "0")}Z`
+
+// 1. self-identifying tokens with no key word (one or two per vendor)
+for (const [name, gen] of VENDORS) {
+  for (let k = 0; k < 2; k++) {
+    const t = gen()
+    const ctx = pick([
+      (x) => `${ts()} WARN ${svc()} retrying upstream call with ${x} after 401`,
+      (x) => `found credential in build log: ${x}`,
+      (x) => `[${svc()}] loaded ${x} from vault mount, rotating in 24h`,
+      (x) => `curl -sS https://api.example.net/v2/items -u ${x}: -o out.json`,
+      (x) => `deploy step 3/7: using "${x}" for registry push`,
+      (x) => `config reload ok (client=${svc()}, cred '${x}')`
+    ])
+    add(
+      `vendor:${name}`,
+      ctx(t),
+      [t],
+      ["retrying", "credential", "loaded", "deploy", "config"].filter((w) => ctx(t).includes(w))
+    )
+  }
+}
+
+// 2. assignment forms
+const ASSIGN = [
+  ["go :=", (k, v) => `${k.toLowerCase()} := "${v}"`],
+  ["makefile :=", (k, v) => `${k.toUpperCase()} := ${v}`],
+  ["makefile ?=", (k, v) => `${k.toUpperCase()} ?= ${v}`],
+  ["bnf ::=", (k, v) => `${k} ::= ${v}`],
+  ["ruby =>", (k, v) => `  :${k.toLowerCase()} => '${v}',`],
+  ["ruby => str", (k, v) => `config = { "${k}" => "${v}" }`],
+  ["arrow ->", (k, v) => `set ${k} -> ${v} (ttl 3600s)`],
+  ["colon", (k, v) => `${k}: ${v}`],
+  ["equals", (k, v) => `${k}=${v} user=svc_${svc()}`],
+  ["equals quoted", (k, v) => `${k}="${v}" region=eu-west-1`],
+  ["equals single", (k, v) => `${k}='${v}' retries=3`],
+  ["spaced equals", (k, v) => `${k} = ${v}`],
+  ["toml", (k, v) => `${k.toLowerCase()} = "${v}"`],
+  ["python kw", (k, v) => `client = Client(${k.toLowerCase()}="${v}", timeout=30)`],
+  ["js object", (k, v) => `const cfg = { ${k}: '${v}', retries: 3 }`],
+  ["php array", (k, v) => `'${k.toLowerCase()}' => "${v}",`],
+  ["properties", (k, v) => `app.${k.toLowerCase()}=${v}`]
+]
+for (const [form, fmt] of ASSIGN) {
+  for (let k = 0; k < 8; k++) {
+    const key = pick(SECRET_KEYS)
+    const v = value()
+    add(`assign:${form}`, fmt(key, v), [v])
+  }
+}
+
+// 3. name/value pairs
+const PAIRS = [
+  ["k8s env", (k, v) => `{"name":"${k}","value":"${v}"}`],
+  [
+    "k8s env spaced",
+    (k, v) => `env: [{"name": "${k}", "value": "${v}"}, {"name": "LOG_LEVEL", "value": "info"}]`
+  ],
+  ["aws Key/Value", (k, v) => `{"Key": "${k}", "Value": "${v}"}`],
+  [
+    "ecs secrets",
+    (k, v) => `"environment":[{"name":"REGION","value":"us-east-1"},{"name":"${k}","value":"${v}"}]`
+  ],
+  ["yaml name/value", (k, v) => `- name: ${k}\n  value: "${v}"`],
+  ["ssm param", (k, v) => `Parameter: {Name: /prod/${svc()}/${k}, Value: ${v}, Type: SecureString}`],
+  ["escaped k8s", (k, v) => `"spec":"{\\"env\\":[{\\"name\\":\\"${k}\\",\\"value\\":\\"${v}\\"}]}"`]
+]
+for (const [form, fmt] of PAIRS) {
+  for (let k = 0; k < 9; k++) {
+    const key = pick(SECRET_KEYS)
+    const v = value()
+    add(`pair:${form}`, fmt(key, v), [v], form.includes("spaced") ? ["LOG_LEVEL", "info"] : [])
+  }
+}
+
+// 4. XML
+const toPascal = (k) =>
+  k
+    .toLowerCase()
+    .split(/_/)
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join("")
+const XML = [
+  ["element", (k, v) => `<${toPascal(k)}>${v}</${toPascal(k)}>`],
+  [
+    "element nested",
+    (k, v) => `<Credentials><User>svc</User><${toPascal(k)}>${v}</${toPascal(k)}></Credentials>`
+  ],
+  ["attribute", (k, v) => `<connection ${k.toLowerCase()}="${v}" timeout="30"/>`],
+  ["appSettings", (k, v) => `<add key="${toPascal(k)}" value="${v}" />`],
+  ["maven", (_k, v) => `<server><id>nexus</id><username>deploy</username><password>${v}</password></server>`],
+  ["soap", (_k, v) => `<wsse:Password Type="PasswordText">${v}</wsse:Password>`],
+  ["cdata", (k, v) => `<${toPascal(k)}><![CDATA[${v}]]></${toPascal(k)}>`]
+]
+for (const [form, fmt] of XML) {
+  for (let k = 0; k < 8; k++) {
+    const key = pick(SECRET_KEYS)
+    const v = value()
+    add(`xml:${form}`, fmt(key, v), [v])
+  }
+}
+
+// 5. env dumps, .env, export
+for (let k = 0; k < 10; k++) {
+  const a = pick(SECRET_KEYS).toUpperCase()
+  const b = pick(SECRET_KEYS).toUpperCase()
+  const va = value()
+  const vb = value()
+  add(
+    "env:dump",
+    `environment: HOME=/root PATH=/usr/local/bin:/usr/bin ${a}=${va} LANG=C.UTF-8 ${b}=${vb} HOSTNAME=web-7`,
+    [va, vb],
+    ["HOME", "PATH", "LANG"]
+  )
+}
+for (let k = 0; k < 10; k++) {
+  const key = pick(SECRET_KEYS).toUpperCase()
+  const v = value()
+  add("env:dotenv", `${key}=${v}`, [v])
+  const v2 = value()
+  add("env:export", `export ${key}="${v2}"`, [v2])
+  const v3 = value()
+  add("env:declare", `declare -x ${key}="${v3}"`, [v3])
+}
+for (let k = 0; k < 8; k++) {
+  const [name, gen] = pick(VENDORS)
+  const t = gen()
+  add(
+    `env:vendor-named ${name}`,
+    `${pick(["CI_JOB_CRED", "DEPLOY_CRED", "REGISTRY_AUTH", "UPLOAD_KEY"])}=${t}`,
+    [t]
+  )
+}
+
+// 6. CSV / TSV
+for (let k = 0; k < 8; k++) {
+  const v = `h%R7${mixed(AN + "!#%&", 10)}`
+  add("csv:pair", `"password","${v}"`, [v])
+  const v2 = value()
+  add("csv:row", `svc_${svc()},${pick(SECRET_KEYS)},${v2},2026-03-01`, [v2])
+  const v3 = value()
+  add("tsv:pair", `${pick(SECRET_KEYS)}\t${v3}\tactive`, [v3], ["active"])
+}
+
+// 7. YAML
+for (let k = 0; k < 10; k++) {
+  const key = pick(SECRET_KEYS)
+  const v = value()
+  add("yaml:nested", `database:\n  host: db\n  ${key}: ${v}\n  pool: 10`, [v], ["pool"])
+  const v2 = value()
+  add("yaml:quoted", `  ${key}: "${v2}"`, [v2])
+}
+
+// 8. command-line flags
+const FLAGS = [
+  "--client-secret",
+  "--auth-token",
+  "-token",
+  "--api-key",
+  "--db-pass",
+  "--secret-key",
+  "--access-token",
+  "-password",
+  "--oauth-secret",
+  "--registry-password"
+]
+for (const f of FLAGS) {
+  for (let k = 0; k < 3; k++) {
+    const v = value()
+    add("flag", `exec: /usr/bin/${svc()} ${f}${pick(["=", " "])}${v} --verbose`, [v], ["--verbose"])
+  }
+}
+
+// 9. vendor=secret with no secret key word
+const VENDOR_NAMES = [
+  "algolia",
+  "adafruit",
+  "mapbox",
+  "pusher",
+  "twilio",
+  "sendgrid",
+  "mailgun",
+  "datadog",
+  "newrelic",
+  "segment",
+  "mixpanel",
+  "amplitude",
+  "sentry",
+  "bugsnag",
+  "rollbar",
+  "contentful",
+  "launchdarkly",
+  "cloudinary",
+  "fastly",
+  "heroku",
+  "okta",
+  "auth0",
+  "braintree",
+  "paypal",
+  "plaid"
+]
+for (const v of VENDOR_NAMES) {
+  for (let k = 0; k < 3; k++) {
+    const sec = pick([() => str(HEX, 32), () => mixed(AN, 32), () => str(HEX, 40), () => mixed(B64U, 28)])()
+    const form = pick([
+      (n, x) => `${n}=${x}`,
+      (n, x) => `${n}: ${x}`,
+      (n, x) => `"${n}": "${x}"`,
+      (n, x) => `${n.toUpperCase()}=${x}`,
+      (n, x) => `integrations.${n}=${x}`
+    ])
+    add(`vendor-name:${v}`, `loaded integrations ${form(v, sec)} ok`, [sec], ["loaded", "integrations"])
+  }
+}
+
+// 10. header maps
+for (let k = 0; k < 6; k++) {
+  const v = str(HEX, 32)
+  add("header:map X-Api-Key", `request headers={X-Api-Key:[${v}] Accept:[application/json]}`, [v], ["Accept"])
+  const v2 = str(HEX, 32)
+  add("header:ocp-apim", `Ocp-Apim-Subscription-Key: ${v2}`, [v2])
+  const v3 = mixed(AN, 30)
+  add(
+    "header:go map",
+    `http.Header map[Authorization:[Bearer ${v3}] Content-Type:[application/json]]`,
+    [v3],
+    ["Content-Type"]
+  )
+  const v4 = mixed(AN, 24)
+  add(
+    "header:curl",
+    `curl -H 'X-Auth-Token: ${v4}' -H "Accept: */*" https://api.example.net`,
+    [v4],
+    ["Accept"]
+  )
+  const v5 = mixed(AN, 32)
+  add(
+    "header:authorization keeps rest",
+    `Authorization: token ${v5} path=/v1/orders status=200`,
+    [v5],
+    ["path=/v1/orders", "status=200"]
+  )
+  const v6 = mixed(B64U, 40)
+  add(
+    "header:python dict",
+    `headers={'x-functions-key': '${v6}', 'User-Agent': 'svc/1.2'}`,
+    [v6],
+    ["User-Agent"]
+  )
+}
+
+// 11. sdk keys and DSNs
+for (let k = 0; k < 6; k++) {
+  const v = `sdk-${uuid()}`
+  add("sdk_key", `ld client init sdk_key="${v}" stream=true`, [v], ["stream=true"])
+  const pw = mixed(AN + "!*", 14)
+  add("dsn:go tcp", `dsn=orders:${pw}@tcp(db-main:3306)/orders?parseTime=true`, [pw], ["parseTime=true"])
+  const pw2 = mixed(AN, 16)
+  add(
+    "dsn:go bare",
+    `mysql open ${pick(["app", "root", "svc"])}:${pw2}@tcp(10.0.4.2:3306)/inventory failed`,
+    [pw2],
+    ["failed"]
+  )
+  const pw3 = mixed(AN, 16)
+  add(
+    "dsn:postgres kv",
+    `host=pg port=5432 user=app password=${pw3} dbname=ledger sslmode=require`,
+    [pw3],
+    ["sslmode=require"]
+  )
+  const pw4 = mixed(AN, 16)
+  add(
+    "dsn:odbc",
+    `Server=sql01;Database=Sales;User Id=sa;Password=${pw4};Encrypt=true`,
+    [pw4],
+    ["Encrypt=true"]
+  )
+}
+
+// 12. URL-encoded, escaped JSON, base64 basic, shell quoting
+for (let k = 0; k < 8; k++) {
+  const t = mixed(AN, 32)
+  add(
+    "url:encoded once",
+    `GET /login?redirect_uri=https%3A%2F%2Fapp.example.net%2Fcb%3Faccess_token%3D${t}%26state%3Dxyz HTTP/1.1`,
+    [t]
+  )
+  const t2 = mixed(AN, 28)
+  add("url:encoded twice", `callback=https%253A%252F%252Fapp%252Fcb%253Fclient_secret%253D${t2}`, [t2])
+  const t3 = mixed(AN, 20)
+  add(
+    "url:query",
+    `POST /oauth/token?grant_type=client_credentials&client_secret=${t3}&scope=read`,
+    [t3],
+    ["scope=read"]
+  )
+  const pw = mixed(AN + "!#", 14)
+  add(
+    "json:escaped",
+    `{"msg":"request body","body":"{\\"username\\":\\"ops\\",\\"password\\":\\"${pw}\\"}"}`,
+    [pw],
+    ["username"]
+  )
+  const pw2 = mixed(AN, 18)
+  add("json:double escaped", `"payload":"{\\\\\\"apiKey\\\\\\":\\\\\\"${pw2}\\\\\\"}"`, [pw2])
+  const user = pick(["admin", "deploy", "svc"])
+  const bpw = mixed(AN, 14)
+  const b64 = Buffer.from(`${user}:${bpw}`).toString("base64")
+  add("basic:b64", `proxy auth header "Proxy-Authorization: Basic ${b64}" accepted`, [b64, bpw], ["accepted"])
+  const b64b = Buffer.from(`${user}:${mixed(AN, 12)}`).toString("base64")
+  add("basic:lowercase", `authorization=basic ${b64b}`, [b64b])
+  const a = mixed(AN, 6)
+  const b = mixed(AN, 6)
+  add("shell:spliced", `sh -c 'PGPASSWORD='"'"'${a}'"'"'${b} psql -h db'`, [a, b])
+  const c = mixed(AN, 8)
+  const d = mixed(AN, 8)
+  add("shell:spliced flag", `--password '${c}'"'"'${d}' --host db`, [c, d])
+}
+
+// 13. prose
+for (let k = 0; k < 8; k++) {
+  const v = value()
+  add("prose", `user reset their secret to ${v} via console`, [v], ["console"])
+  const t = mixed(AN, 32)
+  add("prose:token is", `the api token is ${t}, expires in 30d`, [t], ["expires"])
+}
+
+// 14. hosts and pids in log headers (identities)
+for (let k = 0; k < 8; k++) {
+  const host = `${pick(["bastion", "edge", "db", "mq", "worker"])}-${String(1 + int(40)).padStart(2, "0")}`
+  const pid = String(1000 + int(60000))
+  add(
+    "header:syslog host",
+    `May ${1 + int(28)} 10:22:${String(int(60)).padStart(2, "0")} ${host} sshd[${pid}]: Accepted publickey for deploy`,
+    [host, pid],
+    ["Accepted", "publickey"]
+  )
+  const p2 = String(1000 + int(60000))
+  add(
+    "pid:nginx",
+    `2026/03/02 10:11:12 [error] ${p2}#${p2}: *1 connect() failed (111: Connection refused)`,
+    [p2],
+    ["Connection", "refused"]
+  )
+  const p3 = String(1000 + int(60000))
+  add("pid:with PID", `Started Application in 4.2 seconds with PID ${p3} (started by app)`, [p3], ["Started"])
+  const p4 = String(1000 + int(60000))
+  add("pid:pid colon", `supervisor: pid: ${p4} exited unexpectedly`, [p4], ["exited"])
+  const p5 = String(1000 + int(60000))
+  add("pid:worker", `gunicorn: Booting worker ${p5}`, [p5], ["Booting"])
+  const p6 = String(1000 + int(60000))
+  add("pid:starting as process", `mysqld (mysqld 10.11.6) starting as process ${p6} ...`, [p6], ["starting"])
+}
+
+// ---- ordinary lines (nothing secret; every plain word must stay) -------------------------
+const ORDINARY = [
+  "usage prompt_tokens=1834 completion_tokens=211 total_tokens=2045 model=gpt-4o",
+  "cache stats active_sessions=4 evicted_keys=12 hit_ratio=0.93",
+  "trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7 sampled=true",
+  "key rotation completed for tenant acme, next rotation in 30 days",
+  "consumer group lag on orders.v1-7 is 1200 messages",
+  "token bucket refill rate=50/s burst=100",
+  "session expired for user after 1800s of inactivity",
+  "password policy requires 12 characters and one digit",
+  "secret manager returned 404 for path /prod/billing/db",
+  "Authorization failed: missing header",
+  "authentication succeeded in 35ms",
+  "version 2.14.3 deployed to canary, rollout 10%",
+  "GET /api/v1/orders/5512 200 12ms",
+  "request_id=req_7Hk2 completed in 240ms",
+  "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 built successfully",
+  "sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824 pulled",
+  "Kafka consumer rebalanced partitions=12 generation=44",
+  "retrying in 2s (attempt 3 of 5)",
+  "disk usage 81% on /var/lib/mysql",
+  "JVM heap used 1.2GB of 4GB after full GC pause 450ms",
+  "circuit breaker opened for payment-gateway after 5 failures",
+  "feature flag checkout_v2 enabled for 25% of traffic",
+  "scheduled job nightly-reconcile finished status=success duration=14m",
+  "user clicked checkout button on product page",
+  "max_tokens=4096 temperature=0.2 top_p=1",
+  "input_tokens: 512, output_tokens: 128",
+  "token_count=77 tokens_per_second=41.5",
+  "the keyboard layout is set to us",
+  "monkey patching disabled in production",
+  "primary key violation on table orders",
+  "foreign key constraint fails on orders.customer_id",
+  "public key fingerprint SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 accepted",
+  "passed 128 tests in 3.4s",
+  "bypass cache for admin requests",
+  "compass heading 270 degrees",
+  "tokenizer loaded vocabulary of 50257 entries",
+  "secretary role assigned to user 42",
+  "keyspace hits 99120 misses 121",
+  "pin code screen shown",
+  "signature verification succeeded for webhook",
+  "author field missing in commit metadata",
+  "credential provider chain exhausted: env, profile, imds",
+  "bearer scheme required by upstream",
+  "cookie consent banner dismissed",
+  "span exported to collector batch_size=512",
+  "queue depth=42 consumers=3 prefetch=10",
+  "goroutine count 1840 exceeds threshold 1500",
+  "TLS handshake completed with cipher TLS_AES_128_GCM_SHA256",
+  "upstream response time p99=820ms p50=120ms",
+  "rate limit 1000 per minute reached for tenant beta",
+  "uploading artifact build-20260301.tar.gz size=48MB",
+  "node exporter scrape took 0.8s",
+  "GC pause young generation 12ms",
+  "config key payments.retry.max set to 5",
+  "lock acquired on resource inventory-7 after 3 attempts",
+  "migration 20260214_add_index applied in 2.1s",
+  "replica lag 0.4s on replica set rs0",
+  "container restarted 3 times, reason OOMKilled",
+  "pipeline stage test passed, stage deploy pending",
+  "received SIGTERM, draining connections",
+  "connection pool size=20 idle=5 active=15",
+  "invalid json at position 1042",
+  "thread pool exhausted, queue capacity 1000",
+  "login page rendered in 88ms",
+  "password reset email queued",
+  "secrets rotated successfully",
+  "api key header missing from request",
+  "access token expired, refreshing",
+  "refresh token rotation enabled",
+  "otp verification failed, attempts left 2",
+  "session store connected",
+  "checksum mismatch for chunk 17",
+  "uuid 123e4567-e89b-12d3-a456-426614174000 registered",
+  "deployment id dep-8842 rolled back",
+  "request took 1.53s, budget 2s",
+  "model=claude-sonnet-4 tokens_in=1200 tokens_out=300",
+  "rotation policy: every 90 days",
+  "throughput 1.2k rps, error_rate=0.02",
+  "elasticsearch cluster health yellow, unassigned_shards=4",
+  "cron expression 0 */5 * * * validated",
+  "tracing sampler ratio 0.1 applied",
+  "workers=8 backlog=512 keepalive=5",
+  "ingest pipeline dropped 3 malformed events",
+  "user preferences saved: theme=dark locale=en-GB",
+  "billing run for March closed with 1204 invoices"
+]
+for (const line of ORDINARY) {
+  const keep = line
+    .split(/\s+/)
+    .filter((w) => /^[A-Za-z][A-Za-z_]*[:,]?$/.test(w) || /_tokens?[=:]|sessions=|tokens_/.test(w))
+  const extra = []
+  for (const w of [
+    "prompt_tokens=1834",
+    "active_sessions=4",
+    "rotation",
+    "orders.v1-7",
+    "trace_id=4bf92f3577b34da6a3ce929d0e0e4736",
+    "span_id=00f067aa0ba902b7",
+    "2.14.3",
+    "450ms",
+    "max_tokens=4096",
+    "input_tokens: 512"
+  ])
+    if (line.includes(w)) extra.push(w)
+  add("ordinary", line, [], [...new Set([...keep.map((w) => w.replace(/[:,]$/, "")), ...extra])])
+}
+add("ordinary", "cache-token-01:6379 connected", [], ["connected"])
+add("ordinary", "redis qaa-pwd-00:6379 ready", [], ["ready"])
+
+const file = join(import.meta.dirname, "corpus.jsonl")
+writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
+const secretLines = out.filter((c) => c.secrets.length > 0).length
+console.log(
+  `wrote ${out.length} lines (${secretLines} with secrets, ${out.length - secretLines} ordinary) to ${file}`
+)
