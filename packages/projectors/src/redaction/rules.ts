@@ -647,6 +647,8 @@ const isVendorKey = (key: string): boolean => {
 const isBlank = (c: number): boolean => c === 32 || c === 9
 const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
+/** `(`, `[`, `{`, `"`, `'`, `<`: may open a group right before a key word. */
+const isOpener = (c: number): boolean => c === 40 || c === 91 || c === 123 || c === 34 || c === 39 || c === 60
 const CONNECTORS: ReadonlySet<string> = new Set(["is", "was", "of", "for", "=", ":"])
 
 /**
@@ -667,8 +669,12 @@ const keyWordBefore = (text: string, i: number): string | null => {
     while (k >= 0 && end - k <= 64 && isWordChar(text.charCodeAt(k))) k--
     word = text.slice(k + 1, end)
   } else {
-    // The whole token must be a word (`[\w-]+`), not the end of something else.
-    for (let c = 0; c < word.length; c++) if (!isWordChar(word.charCodeAt(c))) return null
+    // The whole token must be a word (`[\w-]+`), not the end of something else; an opening
+    // bracket or quote may come first (`(token 9f8e…)`, `"token 9f8e…"`).
+    let start = word.length
+    while (start > 0 && isWordChar(word.charCodeAt(start - 1))) start--
+    for (let c = 0; c < start; c++) if (!isOpener(word.charCodeAt(c))) return null
+    word = word.slice(start)
   }
   if (word === "" || (k >= 0 && isWordChar(text.charCodeAt(k)))) return null
   return word
