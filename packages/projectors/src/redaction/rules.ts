@@ -975,10 +975,11 @@ const HOST_RE =
 const HOST_HINT_RE = new RegExp(`[A-Za-z0-9]\\.(?:${HOST_SUFFIXES})(?![A-Za-z0-9-])`, "i")
 /**
  * What the other dotted hosts need (cheap pre-check): a `-` in a dotted name, a lower-case
- * dotted name with a port, or an environment label.
+ * dotted name with a port, or an environment label. Written from the dot outwards (lookbehinds):
+ * a pattern that starts with a literal lets the engine skip to the dots.
  */
 const DOTTED_HOST_HINT_RE =
-  /[a-z0-9]-[a-z0-9-]{0,62}\.[a-z]|\.[a-z0-9]{1,62}-|[a-z]\.[a-z][a-z0-9-]{0,62}:\d|\.(?:prod|production|staging|stage|stg|qa|uat|preprod|sandbox|dev|test|int)(?![\w-])/
+  /\.(?:(?<=[a-z0-9]-[a-z0-9-]{0,62}\.)[a-z]|[a-z0-9]{1,62}-|(?<=[a-z]\.)[a-z][a-z0-9-]{0,62}:\d|(?:prod|production|staging|stage|stg|qa|uat|preprod|sandbox|dev|test|int)(?![\w-]))/
 
 /**
  * A dotted name is a host when its last label is a known suffix; or, when it is lower case, starts
@@ -1022,8 +1023,11 @@ const NODE_SHAPE_RE =
  */
 const HOST_KEY_RE =
   /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])(?:host(?:_?name)?|node(?:_?name)?|server(?:_?name)?|upstream|remote_?(?:addr|host)|peer(?:_?addr)?|addr|db))(\\?["']?[ \t]*[:=][ \t]*\\?["']?|[ \t]+["']?)(?=([A-Za-z0-9][\w.-]{0,252}))\3(:\d{1,5})?/gi
-/** What a HOST_KEY_RE match needs (cheap pre-check): a key's last word and its separator. */
-const HOST_KEY_HINT_RE = /(?:host|name|node|server|upstream|addr|peer|db)[\\"' \t:=]/i
+/**
+ * What a HOST_KEY_RE match needs (cheap pre-check): a key's last word right before its
+ * separator, found from the separator backwards (fewer candidate positions than the words).
+ */
+const HOST_KEY_HINT_RE = /[\\"' \t:=](?<=(?:host|name|node|server|upstream|addr|peer|db).)/i
 /** Keys that name a host whatever the value looks like (others need a host-shaped value). */
 const STRONG_HOST_KEY_RE = /(?:host(?:_?name)?|addr)$/i
 /** Keys whose value may also follow after a space in prose (`on host db-primary-01`). */
