@@ -62,22 +62,17 @@ const pythonExceptionLine = (tail: string): string | null => {
   return lastIndex >= 0 ? flat.slice(lastIndex).trim() : null
 }
 
+/** Every frame shape holds one of these, and so does a traceback (one cheap scan of literals). */
+const STACK_HINT_RE = /at[ \t]|File "|goroutine |\.\.\. |Traceback \(most recent call last\)/
+
 export const redactStackTraces = (text: string): string => {
+  if (!STACK_HINT_RE.test(text)) return text
   const tb = text.indexOf(TRACEBACK)
   if (tb >= 0) {
     const head = text.slice(0, tb).trimEnd()
     const exc = pythonExceptionLine(text.slice(tb))
     return [head, exc, P.stackTrace].filter((part) => part !== null && part !== "").join(" ")
   }
-  // Every frame shape holds one of these (cheap pre-check before the large regex).
-  if (
-    !text.includes("at ") &&
-    !text.includes("at\t") &&
-    !text.includes('File "') &&
-    !text.includes("goroutine ") &&
-    !text.includes("... ")
-  )
-    return text
   const m = STACK_START_RE.exec(text)
   if (m === null) return text
   const head = text.slice(0, m.index).trimEnd()
@@ -545,7 +540,9 @@ export const redactAuthAndEntropy = (text: string, hint = hasKeyHint(text)): str
       scheme === "Bearer" || looksOpaque(value) ? `${scheme} ${P.secret}` : whole
     )
   }
-  return redactLongValues(out, hint && KEY_WORD_RE.test(out))
+  // `hint` alone (no second key-word scan): a value after a key word needs that key word in
+  // the text, so the key-word path finds nothing more when the hint was only a near miss.
+  return redactLongValues(out, hint)
 }
 
 /** Per ASCII code: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. */
@@ -746,8 +743,6 @@ const genericTokens = (run: string): string | null => {
   }
   return hit ? pieces.join("") : null
 }
-
-const KEY_WORD_RE = /passw|pwd|secret|token|key|credential/i
 
 const redactLongValues = (text: string, keyWord: boolean): string => {
   const n = text.length
