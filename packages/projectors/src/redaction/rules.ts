@@ -545,9 +545,12 @@ export const redactAuthAndEntropy = (text: string, hint = hasKeyHint(text)): str
   return redactLongValues(out, hint)
 }
 
-/** Per ASCII code: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. */
+/**
+ * Per UTF-16 code unit: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. The
+ * full 64 Ki table (only ASCII entries set) spares the scan a range test per character.
+ */
 const VALUE_CLASS = (() => {
-  const t = new Uint8Array(128)
+  const t = new Uint8Array(65536)
   for (let c = 0; c < 128; c++) {
     if (c >= 48 && c <= 57) t[c] = 3
     else if (c >= 65 && c <= 90) t[c] = 7
@@ -752,7 +755,7 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
   let i = 0
   while (i < n) {
     const c0 = text.charCodeAt(i)
-    if (c0 >= 128 || VALUE_CLASS[c0] === 0) {
+    if (VALUE_CLASS[c0] === 0) {
       i++
       continue
     }
@@ -762,7 +765,7 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
     let upper = 0
     while (j < n) {
       const c = text.charCodeAt(j)
-      const k = c < 128 ? VALUE_CLASS[c]! : 0
+      const k = VALUE_CLASS[c]!
       if (k === 0) break
       flags |= k
       if (k === 7) upper++
