@@ -921,7 +921,7 @@ const POD_CONTEXT_RE =
 export const redactPods = (text: string): string => {
   let out = POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
   // Checked on the input: the `<POD>` placeholders just written would match `pod`.
-  if (text.includes("pod") || text.includes("Pod") || text.includes("POD")) {
+  if (/pod|Pod|POD/.test(text)) {
     out = replaceOrResume(POD_CONTEXT_RE, out, (m) => {
       const whole = m[0]
       const raw = m[3]!
@@ -1123,7 +1123,14 @@ const NGINX_PID_RE = /(?<![\w#])\d{1,10}#\d{1,10}(?=: )/g
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const WORKER_PID_RE = /\b([Ww]orker(?:[ \t]+pid)?[ \t]+|as process[ \t]+)\d{2,10}\b(?![.%]\d|[%:])/g
 
+/**
+ * What any form below needs (one scan; most lines have none): a pid key word or `proc[42]`,
+ * nginx's digit before `#`, a worker.
+ */
+const PID_HINT_RE = /pid|process|\[\d|orker|\d#/i
+
 export const redactPids = (text: string): string => {
+  if (!PID_HINT_RE.test(text)) return text
   // The key forms first: `<PID>` placeholders from the forms below would trip their pre-check.
   let out = redactPidKeys(text)
   // nginx puts `pid#tid: ` right after the level: a digit before `#` and `: ` after.
