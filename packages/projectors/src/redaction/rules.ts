@@ -98,7 +98,11 @@ const JWT_RE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
 const WEBHOOK_RE =
   /(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9_/-]{8,300}/g
 
+/** What any shape below needs (one scan instead of one per literal). */
+const TOKEN_SHAPE_HINT_RE = /eyJ|hooks|:AA/
+
 export const redactTokenShapes = (text: string): string => {
+  if (!TOKEN_SHAPE_HINT_RE.test(text)) return text
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
   if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
@@ -370,9 +374,9 @@ const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, s
 export const hasKeyHint = (text: string): boolean => KEY_HINT_RE.test(text)
 
 export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string => {
-  if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
   // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
   if (!hint) return text
+  if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -850,9 +854,12 @@ const IPV6_RE = new RegExp(
 )
 const IPV4_RE = new RegExp(`(?<![\\w.])${IPV4}(?::\\d{1,5})?(?![\\w]|\\.\\d)`, "g")
 
+/** What an IPv6 address needs: `::` or four hex groups (one scan). */
+const IPV6_HINT_RE = /::|[0-9a-fA-F]:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:/
+
 export const redactIps = (text: string): string => {
   let out = text
-  if (out.includes("::") || /[0-9a-fA-F]:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:/.test(out)) {
+  if (IPV6_HINT_RE.test(out)) {
     out = out.replace(IPV6_RE, (match) => (match.replace(/[[\]:]/g, "").length === 0 ? match : P.ip))
   }
   if (/\d\.\d/.test(out)) out = out.replace(IPV4_RE, P.ip)
@@ -1051,6 +1058,9 @@ const hostFromName = (name: string, port: string): boolean => {
   return /[\d-]/.test(name) && port.length >= 2
 }
 
+/** What a cloud node name needs (one scan before the per-cloud checks). */
+const NODE_HINT_RE = /ip-|gke-|aks-/
+
 export const redactHosts = (text: string): string => {
   // Every HOST_KEY_RE key ends in one of these words, right before its separator.
   const hostKey = HOST_KEY_HINT_RE.test(text)
@@ -1063,7 +1073,10 @@ export const redactHosts = (text: string): string => {
       return isDottedHost(name, port) ? P.host : whole
     })
   }
-  if ((out.includes("ip-") && /-\d{1,3}-\d/.test(out)) || out.includes("gke-") || out.includes("aks-"))
+  if (
+    NODE_HINT_RE.test(out) &&
+    ((out.includes("ip-") && /-\d{1,3}-\d/.test(out)) || out.includes("gke-") || out.includes("aks-"))
+  )
     out = out.replace(NODE_SHAPE_RE, P.host)
   if (/[a-z0-9]:\d/.test(out)) {
     out = out.replace(NAME_PORT_RE, (whole, name: string, port: string) =>
