@@ -63,22 +63,17 @@ const pythonExceptionLine = (tail: string): string | null => {
   return lastIndex >= 0 ? flat.slice(lastIndex).trim() : null
 }
 
+/** Every frame shape holds one of these, and so does a traceback (one cheap scan of literals). */
+const STACK_HINT_RE = /at[ \t]|File "|goroutine |\.\.\. |Traceback \(most recent call last\)/
+
 export const redactStackTraces = (text: string): string => {
+  if (!STACK_HINT_RE.test(text)) return text
   const tb = text.indexOf(TRACEBACK)
   if (tb >= 0) {
     const head = text.slice(0, tb).trimEnd()
     const exc = pythonExceptionLine(text.slice(tb))
     return [head, exc, P.stackTrace].filter((part) => part !== null && part !== "").join(" ")
   }
-  // Every frame shape holds one of these (cheap pre-check before the large regex).
-  if (
-    !text.includes("at ") &&
-    !text.includes("at\t") &&
-    !text.includes('File "') &&
-    !text.includes("goroutine ") &&
-    !text.includes("... ")
-  )
-    return text
   const m = STACK_START_RE.exec(text)
   if (m === null) return text
   const head = text.slice(0, m.index).trimEnd()
@@ -92,7 +87,7 @@ const URL_CREDENTIALS_RE =
   /\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\/)(?:[^\s/@:]{1,256}(?::[^\s@]{0,256})?|:[^\s@]{1,256})@/g
 
 export const redactUrlCredentials = (text: string): string =>
-  text.includes("://") && text.includes("@")
+  text.includes("@") && text.includes("://")
     ? text.replace(URL_CREDENTIALS_RE, `$1${P.urlCredentials}@`)
     : text
 
@@ -104,7 +99,11 @@ const JWT_RE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
 const WEBHOOK_RE =
   /(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9_/-]{8,300}/g
 
+/** What any shape below needs (one scan instead of one per literal). */
+const TOKEN_SHAPE_HINT_RE = /eyJ|hooks|:AA/
+
 export const redactTokenShapes = (text: string): string => {
+  if (!TOKEN_SHAPE_HINT_RE.test(text)) return text
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
   if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
@@ -376,9 +375,9 @@ const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, s
 export const hasKeyHint = (text: string): boolean => KEY_HINT_RE.test(text)
 
 export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string => {
-  if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
   // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
   if (!hint) return text
+  if (!text.includes("=") && !text.includes(":") && !text.includes("->")) return text
   KEY_SEP_RE.lastIndex = 0
   let out = ""
   let last = 0
@@ -465,7 +464,7 @@ const PROSE_HINT_RE =
 
 export const redactFlagsAndProse = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
-  if (/(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
+  if (out.includes("-") && /(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
   if (/mysql|mariadb/.test(out)) {
     out = out.replace(MYSQL_CMD_RE, (command) => command.replace(MYSQL_P_RE, `-p${P.secret}`))
   }
@@ -546,12 +545,17 @@ export const redactAuthAndEntropy = (text: string, hint = hasKeyHint(text)): str
       scheme === "Bearer" || looksOpaque(value) ? `${scheme} ${P.secret}` : whole
     )
   }
-  return redactLongValues(out, hint && KEY_WORD_RE.test(out))
+  // `hint` alone (no second key-word scan): a value after a key word needs that key word in
+  // the text, so the key-word path finds nothing more when the hint was only a near miss.
+  return redactLongValues(out, hint)
 }
 
-/** Per ASCII code: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. */
+/**
+ * Per UTF-16 code unit: 0 = not a value character, 1 = other, 3 = digit, 7 = upper case. The
+ * full 64 Ki table (only ASCII entries set) spares the scan a range test per character.
+ */
 const VALUE_CLASS = (() => {
-  const t = new Uint8Array(128)
+  const t = new Uint8Array(65536)
   for (let c = 0; c < 128; c++) {
     if (c >= 48 && c <= 57) t[c] = 3
     else if (c >= 65 && c <= 90) t[c] = 7
@@ -754,8 +758,6 @@ const genericTokens = (run: string): string | null => {
   return hit ? pieces.join("") : null
 }
 
-const KEY_WORD_RE = /passw|pwd|secret|token|key|credential/i
-
 const redactLongValues = (text: string, keyWord: boolean): string => {
   const n = text.length
   if (n < 16) return text
@@ -764,7 +766,7 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
   let i = 0
   while (i < n) {
     const c0 = text.charCodeAt(i)
-    if (c0 >= 128 || VALUE_CLASS[c0] === 0) {
+    if (VALUE_CLASS[c0] === 0) {
       i++
       continue
     }
@@ -774,7 +776,7 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
     let upper = 0
     while (j < n) {
       const c = text.charCodeAt(j)
-      const k = c < 128 ? VALUE_CLASS[c]! : 0
+      const k = VALUE_CLASS[c]!
       if (k === 0) break
       flags |= k
       if (k === 7) upper++
@@ -859,12 +861,16 @@ const IPV6_RE = new RegExp(
 )
 const IPV4_RE = new RegExp(`(?<![\\w.])${IPV4}(?::\\d{1,5})?(?![\\w]|\\.\\d)`, "g")
 
+/** What an IPv6 address needs: `::` or four hex groups (one scan). */
+const IPV6_HINT_RE = /::|[0-9a-fA-F]:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:/
+
 export const redactIps = (text: string): string => {
   let out = text
-  if (out.includes("::") || /[0-9a-fA-F]:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:/.test(out)) {
+  // A single-character search first: it is far cheaper than any regex scan.
+  if (out.includes(":") && IPV6_HINT_RE.test(out)) {
     out = out.replace(IPV6_RE, (match) => (match.replace(/[[\]:]/g, "").length === 0 ? match : P.ip))
   }
-  if (/\d\.\d/.test(out)) out = out.replace(IPV4_RE, P.ip)
+  if (out.includes(".") && /\d\.\d/.test(out)) out = out.replace(IPV4_RE, P.ip)
   return out
 }
 
@@ -928,9 +934,12 @@ const POD_CONTEXT_RE =
   /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])pod(?:s|[_-]?name)?)(\\?["']?[ \t]*[:=][ \t]*\\?["']?|\/|[ \t]+["']?)(?=([a-z0-9][a-z0-9.]{0,62}-[a-z0-9.-]{0,190}))\3(?![A-Z])/gi
 
 export const redactPods = (text: string): string => {
-  let out = POD_HINT_RE.test(text) ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name)) : text
+  let out =
+    text.includes("-") && POD_HINT_RE.test(text)
+      ? text.replace(POD_RE, (name) => (isPodName(name) ? P.pod : name))
+      : text
   // Checked on the input: the `<POD>` placeholders just written would match `pod`.
-  if (text.includes("pod") || text.includes("Pod") || text.includes("POD")) {
+  if (/pod|Pod|POD/.test(text)) {
     out = replaceOrResume(POD_CONTEXT_RE, out, (m) => {
       const whole = m[0]
       const raw = m[3]!
@@ -982,10 +991,11 @@ const HOST_RE =
 const HOST_HINT_RE = new RegExp(`[A-Za-z0-9]\\.(?:${HOST_SUFFIXES})(?![A-Za-z0-9-])`, "i")
 /**
  * What the other dotted hosts need (cheap pre-check): a `-` in a dotted name, a lower-case
- * dotted name with a port, or an environment label.
+ * dotted name with a port, or an environment label. Written from the dot outwards (lookbehinds):
+ * a pattern that starts with a literal lets the engine skip to the dots.
  */
 const DOTTED_HOST_HINT_RE =
-  /[a-z0-9]-[a-z0-9-]{0,62}\.[a-z]|\.[a-z0-9]{1,62}-|[a-z]\.[a-z][a-z0-9-]{0,62}:\d|\.(?:prod|production|staging|stage|stg|qa|uat|preprod|sandbox|dev|test|int)(?![\w-])/
+  /\.(?:(?<=[a-z0-9]-[a-z0-9-]{0,62}\.)[a-z]|[a-z0-9]{1,62}-|(?<=[a-z]\.)[a-z][a-z0-9-]{0,62}:\d|(?:prod|production|staging|stage|stg|qa|uat|preprod|sandbox|dev|test|int)(?![\w-]))/
 
 /**
  * A dotted name is a host when its last label is a known suffix; or, when it is lower case, starts
@@ -1029,8 +1039,11 @@ const NODE_SHAPE_RE =
  */
 const HOST_KEY_RE =
   /(?<![\w.-])(?=([A-Za-z][\w.-]{0,63}))\1(?<=(?<![A-Za-z0-9])(?:host(?:_?name)?|node(?:_?name)?|server(?:_?name)?|upstream|remote_?(?:addr|host)|peer(?:_?addr)?|addr|db))(\\?["']?[ \t]*[:=][ \t]*\\?["']?|[ \t]+["']?)(?=([A-Za-z0-9][\w.-]{0,252}))\3(:\d{1,5})?/gi
-/** What a HOST_KEY_RE match needs (cheap pre-check): a key's last word and its separator. */
-const HOST_KEY_HINT_RE = /(?:host|name|node|server|upstream|addr|peer|db)[\\"' \t:=]/i
+/**
+ * What a HOST_KEY_RE match needs (cheap pre-check): a key's last word right before its
+ * separator, found from the separator backwards (fewer candidate positions than the words).
+ */
+const HOST_KEY_HINT_RE = /[\\"' \t:=](?<=(?:host|name|node|server|upstream|addr|peer|db).)/i
 /** Keys that name a host whatever the value looks like (others need a host-shaped value). */
 const STRONG_HOST_KEY_RE = /(?:host(?:_?name)?|addr)$/i
 /** Keys whose value may also follow after a space in prose (`on host db-primary-01`). */
@@ -1056,11 +1069,14 @@ const hostFromName = (name: string, port: string): boolean => {
   return /[\d-]/.test(name) && port.length >= 2
 }
 
+/** What a cloud node name needs (one scan before the per-cloud checks). */
+const NODE_HINT_RE = /ip-|gke-|aks-/
+
 export const redactHosts = (text: string): string => {
   // Every HOST_KEY_RE key ends in one of these words, right before its separator.
   const hostKey = HOST_KEY_HINT_RE.test(text)
   let out = text
-  if (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out)) {
+  if (out.includes(".") && (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out))) {
     out = out.replace(HOST_RE, (whole, name: string, port: string | undefined, offset: number, s: string) => {
       // A property key (`spring.datasource.hikari.connection-timeout=30000`) or a call.
       const next = s.charCodeAt(offset + whole.length)
@@ -1068,9 +1084,12 @@ export const redactHosts = (text: string): string => {
       return isDottedHost(name, port) ? P.host : whole
     })
   }
-  if ((out.includes("ip-") && /-\d{1,3}-\d/.test(out)) || out.includes("gke-") || out.includes("aks-"))
+  if (
+    NODE_HINT_RE.test(out) &&
+    ((out.includes("ip-") && /-\d{1,3}-\d/.test(out)) || out.includes("gke-") || out.includes("aks-"))
+  )
     out = out.replace(NODE_SHAPE_RE, P.host)
-  if (/[a-z0-9]:\d/.test(out)) {
+  if (out.includes(":") && /[a-z0-9]:\d/.test(out)) {
     out = out.replace(NAME_PORT_RE, (whole, name: string, port: string) =>
       hostFromName(name, port) ? P.host : whole
     )
@@ -1128,7 +1147,14 @@ const NGINX_PID_RE = /(?<![\w#])\d{1,10}#\d{1,10}(?=: )/g
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const WORKER_PID_RE = /\b([Ww]orker(?:[ \t]+pid)?[ \t]+|as process[ \t]+)\d{2,10}\b(?![.%]\d|[%:])/g
 
+/**
+ * What any form below needs (one scan; most lines have none): a pid key word or `proc[42]`,
+ * nginx's digit before `#`, a worker.
+ */
+const PID_HINT_RE = /pid|process|\[\d|orker|\d#/i
+
 export const redactPids = (text: string): string => {
+  if (!PID_HINT_RE.test(text)) return text
   // The key forms first: `<PID>` placeholders from the forms below would trip their pre-check.
   let out = redactPidKeys(text)
   // nginx puts `pid#tid: ` right after the level: a digit before `#` and `: ` after.

@@ -15,18 +15,23 @@ interface View {
    */
   readonly start: ReadonlyArray<number>
   readonly end: number
-  /** Whether the last decoding step changed anything (no string comparison needed). */
-  readonly changed?: boolean
 }
 
-/** The view of `text.slice(from, to)` as it is. */
-const identity = (text: string, from = 0, to = text.length): View => {
-  const n = to - from
-  // Plain arrays: small typed arrays cost far more in allocation and GC here.
-  const start: number[] = new Array(n)
-  for (let i = 0; i < n; i++) start[i] = from + i
-  return { text: from === 0 && to === text.length ? text : text.slice(from, to), start, end: to }
+/**
+ * `text.slice(from, to)` as it is, before any decoding: character `i` starts at `from + i`, so
+ * no offset array is built (most first decoding steps are the only one).
+ */
+interface Plain {
+  readonly text: string
+  readonly from: number
+  readonly end: number
 }
+
+const plainView = (text: string, from = 0, to = text.length): Plain => ({
+  text: from === 0 && to === text.length ? text : text.slice(from, to),
+  from,
+  end: to
+})
 
 const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1
@@ -40,10 +45,13 @@ const SPLICE = `'"'"'`
  * One decoding step over a view (one monomorphic loop per call): `%XX` (printable ASCII only),
  * `\"` `\'` `\\` `\/` (the backslash goes) or a shell splice (goes whole).
  */
-const decodeStep = (view: View, kind: Decoding): View => {
+const decodeStep = (view: View | Plain, kind: Decoding): View | null => {
   const src = view.text
   const n = src.length
+  // Plain arrays: small typed arrays cost far more in allocation and GC here.
   const start: number[] = []
+  const base = "start" in view ? view.start : null
+  const from = "from" in view ? view.from : 0
   let out = ""
   let plain = 0
   for (let i = 0; i < n; ) {
@@ -66,18 +74,18 @@ const decodeStep = (view: View, kind: Decoding): View => {
       }
     } else if (kind === "splice" && c === 39 && src.startsWith(SPLICE, i)) consumed = SPLICE.length
     if (consumed === 0) {
-      start.push(view.start[i]!)
+      start.push(base === null ? from + i : base[i]!)
       i++
       continue
     }
     out += src.slice(plain, i) + ch
-    if (ch !== "") start.push(view.start[i]!)
+    if (ch !== "") start.push(base === null ? from + i : base[i]!)
     i += consumed
     plain = i
   }
-  if (plain === 0) return { ...view, changed: false }
+  if (plain === 0) return null
   out += src.slice(plain)
-  return { text: out, start, end: view.end, changed: true }
+  return { text: out, start, end: view.end }
 }
 
 const PERCENT_HINT_RE = /%[0-9A-Fa-f]{2}/
@@ -99,25 +107,32 @@ const viewsOf = (text: string): View[] => {
       let to = m.index + 3
       while (to < text.length && !isTokenEnd(text.charCodeAt(to))) to++
       PERCENT_ESCAPE_RE.lastIndex = to
-      let v = identity(text, from, to)
+      let v: View | Plain = plainView(text, from, to)
       for (let level = 0; level < MAX_LEVELS; level++) {
+        // Another level only where an escape is left (no offset array built for nothing).
+        if (level > 0 && !PERCENT_HINT_RE.test(v.text)) break
         const next = decodeStep(v, "percent")
-        if (next.changed !== true) break
+        if (next === null) break
         v = next
-        views.push(v)
+        views.push(next)
       }
     }
   }
   if (text.includes("\\")) {
-    let v = identity(text)
+    let v: View | Plain = plainView(text)
+    let decoded: View | null = null
     for (let level = 0; level < MAX_LEVELS && v.text.includes("\\"); level++) {
       const next = decodeStep(v, "unescape")
-      if (next.changed !== true) break
+      if (next === null) break
       v = next
+      decoded = next
     }
-    if (v.text !== text) views.push(v)
+    if (decoded !== null && decoded.text !== text) views.push(decoded)
   }
-  if (text.includes(SPLICE)) views.push(decodeStep(identity(text), "splice"))
+  if (text.includes(SPLICE)) {
+    const spliced = decodeStep(plainView(text), "splice")
+    if (spliced !== null) views.push(spliced)
+  }
   return views
 }
 
