@@ -10,7 +10,7 @@ import {
   UNITS,
   WILDCARD
 } from "./normalize.js"
-import { lineSignature, newTokenShapes, SignatureTable, signatureHigh, tokenShapes } from "./signature.js"
+import { lineSignature, newTokenShapes, SignatureTable, tokenShapes } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -84,10 +84,15 @@ export class PatternGrouper {
   private readonly tokens: Int32Array[] = []
   private readonly weight: number[] = []
   private readonly special: Int32Array
+  /** The current line's signature halves (see {@link lineSignature}). */
+  private readonly signature = new Int32Array(2)
+  /** One line's masked ids before they are copied out (maxTokens long). */
+  private readonly idScratch: Int32Array
 
   constructor(options: PatternGroupingOptions = {}) {
     this.maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
     this.maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
+    this.idScratch = new Int32Array(this.maxTokens)
     intern(this.vocab, WILDCARD)
     this.special = Int32Array.from(
       [OPEN_WILDCARD, BRACKET_WILDCARD, PAREN_WILDCARD, PAREN_WILDCARD_COMMA, BRACKETED_WILDCARD].map((w) =>
@@ -130,7 +135,9 @@ export class PatternGrouper {
     const parenComma = special[3]!
     const bracketed = special[4]!
     const { wild, words } = this.vocab
-    const out: number[] = []
+    const out = this.idScratch
+    const max = this.maxTokens
+    let count = 0
     for (let k = 0; k < shapes.count; k++) {
       let id = -1
       if (shapes.direct[k] === 0) id = this.idOfShape.get(shapes.lo[k]!, shapes.hi[k]!)
@@ -151,11 +158,12 @@ export class PatternGrouper {
         }
       }
       if (id === paren || id === parenComma || id === bracketed) continue
-      if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
-      out.push(id)
+      if (count > 0 && out[count - 1] === id && wild[id] === 1) continue
+      out[count++] = id
+      // Only the first maxTokens are kept, and later tokens never change earlier ones.
+      if (count === max) break
     }
-    if (out.length > this.maxTokens) out.length = this.maxTokens
-    return new Int32Array(out)
+    return out.slice(0, count)
   }
 
   /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
@@ -197,8 +205,10 @@ export class PatternGrouper {
 
   /** Adds one line; returns its type id. */
   add(message: string): number {
-    const lo = lineSignature(message)
-    const hi = signatureHigh
+    const signature = this.signature
+    lineSignature(message, signature)
+    const lo = signature[0]!
+    const hi = signature[1]!
     let type = this.typeOfSignature.get(lo, hi)
     if (type < 0) {
       // Two signatures may share masked tokens: they stay two types, which the grouping puts in
@@ -231,17 +241,17 @@ export class PatternGrouper {
     const clusterOfType = new Int32Array(tokens.length)
     const templates: string[] = []
     const merged = new Map<string, number>()
+    const parts: TemplateParts = { words: [], wild: false }
     for (let c = 0; c < clusters.length; c++) {
       const members = clusters[c]!
-      const template = templateOf(tokens, members, vocab.words)
       // Final merge: templates equal once runs of `<*>` are one `<*>` are one template (a
       // variable that spans one token on some lines and several on others).
-      const key = template.includes(WILDCARD_RUN) ? collapseWildcards(template) : template
-      let id = key.includes(WILDCARD) ? merged.get(key) : undefined
+      const key = templateOf(tokens, members, vocab, parts)
+      let id = parts.wild ? merged.get(key) : undefined
       if (id === undefined) {
         id = templates.length
         merged.set(key, id)
-        templates.push(key === template ? template : key)
+        templates.push(key)
       }
       for (const m of members) clusterOfType[m] = id
     }
@@ -305,9 +315,27 @@ function scratch(size: number): Int32Array {
   return scratchBuffer
 }
 
-function templateOf(tokens: Int32Array[], members: number[], words: string[]): string {
+/** Scratch of {@link templateOf}: the template's words, and whether one holds a `<*>`. */
+interface TemplateParts {
+  readonly words: string[]
+  wild: boolean
+}
+
+/**
+ * A cluster's template, columns that differ written `<*>` and each run of `<*>` tokens written as
+ * one; `parts.wild` tells whether it holds a `<*>` (read from the vocabulary, no string search).
+ */
+function templateOf(
+  tokens: Int32Array[],
+  members: number[],
+  vocab: Vocabulary,
+  parts: TemplateParts
+): string {
   const first = tokens[members[0]!]!
-  let out = ""
+  const out = parts.words
+  out.length = 0
+  let wild = false
+  let lastWildcard = false
   for (let p = 0; p < first.length; p++) {
     const v = first[p]!
     let same = true
@@ -317,10 +345,19 @@ function templateOf(tokens: Int32Array[], members: number[], words: string[]): s
         break
       }
     }
-    out += p === 0 ? "" : " "
-    out += same ? words[v]! : WILDCARD
+    const wildcard = !same || v === WILDCARD_ID
+    if (wildcard && lastWildcard) continue
+    lastWildcard = wildcard
+    if (wildcard) {
+      wild = true
+      out.push(WILDCARD)
+    } else {
+      if (vocab.wild[v] === 1) wild = true
+      out.push(vocab.words[v]!)
+    }
   }
-  return out
+  parts.wild = wild
+  return out.join(" ")
 }
 
 /**
@@ -503,16 +540,4 @@ function mostlyUnique(corpus: Corpus, group: number[], col: number, distinct: nu
   let once = 0
   for (const c of counts.values()) if (c === 1) once++
   return once * 3 > distinct
-}
-
-const WILDCARD_RUN = `${WILDCARD} ${WILDCARD}`
-
-/** A template with each run of consecutive `<*>` tokens written as one. */
-function collapseWildcards(template: string): string {
-  const out: string[] = []
-  for (const t of template.split(" ")) {
-    if (t === WILDCARD && out[out.length - 1] === WILDCARD) continue
-    out.push(t)
-  }
-  return out.join(" ")
 }

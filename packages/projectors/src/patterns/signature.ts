@@ -95,13 +95,13 @@ for (let c = 65; c <= 90; c++) CLASS[c] = 3
 for (let c = 97; c <= 122; c++) CLASS[c] = 3
 
 /**
- * The signature of one line (see the module comment). The kept symbols feed three running sums
- * (Fletcher-style: `a += symbol`, `b += a`, `c += b`: additions only, so the per-character
- * dependency chain is one add, several times faster than a multiplicative hash); they are mixed
- * into 64 bits at the end: the low 32 bits are returned, the high ones left in
- * {@link signatureHigh}.
+ * The signature of one line (see the module comment), written to `out[0]` (low 32 bits) and
+ * `out[1]` (high 32 bits): an Int32Array, not a returned number, so that no heap number is boxed
+ * per line. The kept symbols feed three running sums (Fletcher-style: `a += symbol`, `b += a`,
+ * `c += b`: additions only, so the per-character dependency chain is one add, several times faster
+ * than a multiplicative hash); they are mixed into 64 bits at the end.
  */
-export function lineSignature(line: string): number {
+export function lineSignature(line: string, out: Int32Array): void {
   let a = 0
   let b = 0
   let c = 0
@@ -132,31 +132,36 @@ export function lineSignature(line: string): number {
       i++
       continue
     }
-    // An alphanumeric run: sum it as it comes; a run with digits is redone at its end.
+    // An alphanumeric run: its leading letters are summed as they come; from its first digit on
+    // it is only scanned (digits counted), and summed at its end by the numeric rule.
     const start = i
     const a0 = a
     const b0 = b
     const c0 = c
-    let digits = 0
     while (i < n) {
       const d = line.charCodeAt(i)
-      const kd = CLASS[d]!
-      if (kd < 2) break
-      // Branch-free: letters and digits alternate in ids and hashes.
-      digits += 3 - kd
+      if (CLASS[d] !== 3) break
       a = (a + d) | 0
       b = (b + a) | 0
       c = (c + b) | 0
       i++
     }
-    if (digits === 0) {
+    if (i === n || CLASS[line.charCodeAt(i)] !== 2) {
       symbols += i - start
       continue
+    }
+    let digits = 0
+    while (i < n) {
+      const kd = CLASS[line.charCodeAt(i)]!
+      if (kd < 2) break
+      digits += 3 - kd
+      i++
     }
     a = a0
     b = b0
     c = c0
-    if (numericRun(line, start, i, digits)) {
+    // `digits * 2 >= len` is numericRun's first rule, inlined: plain numbers skip the call.
+    if (digits * 2 >= i - start || numericRun(line, start, i, digits)) {
       a = (a + NUMBER_MARK) | 0
       b = (b + a) | 0
       c = (c + b) | 0
@@ -186,12 +191,9 @@ export function lineSignature(line: string): number {
   let h2 = Math.imul(b ^ Math.imul(a, 0xc2b2ae35), 0x27d4eb2f) ^ c
   h2 = Math.imul(h2 ^ (h2 >>> 16) ^ symbols, 0x165667b1)
   h2 ^= h2 >>> 15
-  signatureHigh = h2
-  return h1
+  out[0] = h1
+  out[1] = h2
 }
-
-/** Second 32 bits of the last {@link lineSignature} (read right after the call). */
-export let signatureHigh = 0
 
 /**
  * Open-addressing table from a 64-bit signature (two int32 halves) to a small non-negative
