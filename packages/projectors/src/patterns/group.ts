@@ -120,6 +120,11 @@ export class PatternGrouper {
   private readonly shapes = newTokenShapes()
   /** Token shape -> vocabulary id of the masked token. */
   private readonly idOfShape = new SignatureTable(4096)
+  /**
+   * Token shape -> 1 when the token is a unit word ("ms", "KB)"), 0 when not. A digit-free token's
+   * shape is its text; a token with a digit is never a unit: the shape decides.
+   */
+  private readonly unitOfShape = new SignatureTable(1024)
 
   /**
    * `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there), each
@@ -151,10 +156,17 @@ export class PatternGrouper {
         k + 1 < shapes.count &&
         shapes.end[k + 1]! - shapes.start[k + 1]! <= 10
       ) {
-        const m = UNIT_TRAIL_RE.exec(message.slice(shapes.start[k + 1], shapes.end[k + 1]))
-        if (m !== null && UNITS.has(m[1]!.toLowerCase())) {
-          id = intern(this.vocab, words[id]! + m[2]!)
-          k++
+        const lo = shapes.lo[k + 1]!
+        const hi = shapes.hi[k + 1]!
+        const known = this.unitOfShape.get(lo, hi)
+        if (known !== 0) {
+          const m = UNIT_TRAIL_RE.exec(message.slice(shapes.start[k + 1], shapes.end[k + 1]))
+          const unit = m !== null && UNITS.has(m[1]!.toLowerCase())
+          if (known < 0) this.unitOfShape.set(lo, hi, unit ? 1 : 0)
+          if (unit) {
+            id = intern(this.vocab, words[id]! + m![2]!)
+            k++
+          }
         }
       }
       if (id === paren || id === parenComma || id === bracketed) continue

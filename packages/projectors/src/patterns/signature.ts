@@ -15,6 +15,8 @@
 const NUMBER_MARK = 0x01
 const DIGITS_MARK = 0x02
 const SEPARATOR = 0x20
+/** Closes an alphanumeric run in token shapes. */
+const RUN_END = 0x03
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const isUpper = (c: number): boolean => c >= 65 && c <= 90
@@ -309,65 +311,91 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
       continue
     }
     const start = i
-    let h1 = 0x811c9dc5
-    let h2 = 0x9747b28c
+    // Running sums as in lineSignature (one add per symbol), mixed into 64 bits at the token's end.
+    let a = 0
+    let b = 0
+    let c = 0
+    let symbols = 0
     let hyphen = false
     while (i < n) {
-      const c = line.charCodeAt(i)
-      const k = CLASS[c]!
+      const ch2 = line.charCodeAt(i)
+      const k = CLASS[ch2]!
       if (k === 1) break
       if (k === 0) {
-        if (c >= 128 && isUnicodeSpace(c)) return false
-        if (c === 45) hyphen = true
-        h1 = Math.imul(h1 ^ c, 0x01000193)
-        h2 = ((h2 << 5) + h2 + c) | 0
+        if (ch2 >= 128 && isUnicodeSpace(ch2)) return false
+        if (ch2 === 45) hyphen = true
+        a = (a + ch2) | 0
+        b = (b + a) | 0
+        c = (c + b) | 0
+        symbols++
         i++
         continue
       }
       const runStart = i
-      let digits = 0
-      let r1 = h1
-      let r2 = h2
+      const a0 = a
+      const b0 = b
+      const c0 = c
       while (i < n) {
         const d = line.charCodeAt(i)
-        const kd = CLASS[d]!
-        if (kd < 2) break
-        digits += 3 - kd
-        r1 = Math.imul(r1 ^ d, 0x01000193)
-        r2 = ((r2 << 5) + r2 + d) | 0
+        if (((d | 32) - 97) >>> 0 >= 26) break
+        a = (a + d) | 0
+        b = (b + a) | 0
+        c = (c + b) | 0
         i++
       }
-      if (digits === 0) {
-        h1 = r1
-        h2 = r2
-      } else if (numericRun(line, runStart, i, digits)) {
-        h1 = Math.imul(h1 ^ NUMBER_MARK, 0x01000193)
-        h2 = ((h2 << 5) + h2 + NUMBER_MARK) | 0
-      } else {
-        let inDigits = false
-        for (let k2 = runStart; k2 < i; k2++) {
-          const d = line.charCodeAt(k2)
-          if (d >= 48 && d <= 57) {
-            if (inDigits) continue
-            inDigits = true
-            h1 = Math.imul(h1 ^ DIGITS_MARK, 0x01000193)
-            h2 = ((h2 << 5) + h2 + DIGITS_MARK) | 0
-          } else {
-            inDigits = false
-            h1 = Math.imul(h1 ^ d, 0x01000193)
-            h2 = ((h2 << 5) + h2 + d) | 0
+      if (i < n && (line.charCodeAt(i) - 48) >>> 0 < 10) {
+        let digits = 0
+        while (i < n) {
+          const kd = CLASS[line.charCodeAt(i)]!
+          if (kd < 2) break
+          digits += 3 - kd
+          i++
+        }
+        a = a0
+        b = b0
+        c = c0
+        if (digits * 2 >= i - runStart || numericRun(line, runStart, i, digits)) {
+          a = (a + NUMBER_MARK) | 0
+          b = (b + a) | 0
+          c = (c + b) | 0
+          symbols++
+        } else {
+          let inDigits = false
+          for (let k2 = runStart; k2 < i; k2++) {
+            const d = line.charCodeAt(k2)
+            if (d >= 48 && d <= 57) {
+              if (inDigits) continue
+              inDigits = true
+              a = (a + DIGITS_MARK) | 0
+            } else {
+              inDigits = false
+              a = (a + d) | 0
+            }
+            b = (b + a) | 0
+            c = (c + b) | 0
+            symbols++
           }
         }
-      }
+      } else symbols += i - runStart
       // Close the run: "a-1" and "a1-" differ by where runs end.
-      h1 = Math.imul(h1 ^ 0x03, 0x01000193)
+      a = (a + RUN_END) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      symbols++
     }
+    const len = i - start
+    let h1 = Math.imul(a ^ Math.imul(c, 0x85ebca6b), 0xcc9e2d51) ^ symbols
+    h1 = Math.imul(h1 ^ (h1 >>> 15) ^ b, 0x1b873593)
+    h1 ^= h1 >>> 13
+    let h2 = Math.imul(b ^ Math.imul(a, 0xc2b2ae35), 0x27d4eb2f) ^ c
+    h2 = Math.imul(h2 ^ (h2 >>> 16) ^ len, 0x165667b1)
+    h2 ^= h2 >>> 15
     const t = out.count++
     out.start[t] = start
     out.end[t] = i
     out.lo[t] = h1
-    out.hi[t] = h2 ^ Math.imul(i - start, 0x27d4eb2f)
-    out.direct[t] = hyphen && i - start >= 36 ? 1 : 0
+    out.hi[t] = h2
+    out.direct[t] = hyphen && len >= 36 ? 1 : 0
   }
   return true
 }
