@@ -80,19 +80,14 @@ export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
   private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
-  private readonly typeOfSignature = new SignatureTable(2048)
+  private readonly typeOfSignature = new SignatureTable(256)
   private readonly tokens: Int32Array[] = []
   private readonly weight: number[] = []
   private readonly special: Int32Array
-  /** The current line's signature halves (see {@link lineSignature}). */
-  private readonly signature = new Int32Array(2)
-  /** One line's masked ids before they are copied out (maxTokens long). */
-  private readonly idScratch: Int32Array
 
   constructor(options: PatternGroupingOptions = {}) {
     this.maxSplit = Math.max(1, Math.floor(options.maxSplitValues ?? DEFAULT_MAX_SPLIT_VALUES))
     this.maxTokens = Math.max(1, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS))
-    this.idScratch = new Int32Array(this.maxTokens)
     intern(this.vocab, WILDCARD)
     this.special = Int32Array.from(
       [OPEN_WILDCARD, BRACKET_WILDCARD, PAREN_WILDCARD, PAREN_WILDCARD_COMMA, BRACKETED_WILDCARD].map((w) =>
@@ -119,12 +114,12 @@ export class PatternGrouper {
 
   private readonly shapes = newTokenShapes()
   /** Token shape -> vocabulary id of the masked token. */
-  private readonly idOfShape = new SignatureTable(4096)
+  private readonly idOfShape = new SignatureTable(512)
   /**
    * Token shape -> 1 when the token is a unit word ("ms", "KB)"), 0 when not. A digit-free token's
    * shape is its text; a token with a digit is never a unit: the shape decides.
    */
-  private readonly unitOfShape = new SignatureTable(1024)
+  private readonly unitOfShape = new SignatureTable(64)
 
   /**
    * `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there), each
@@ -140,8 +135,8 @@ export class PatternGrouper {
     const parenComma = special[3]!
     const bracketed = special[4]!
     const { wild, words } = this.vocab
-    const out = this.idScratch
     const max = this.maxTokens
+    const out = scratch2(max)
     let count = 0
     for (let k = 0; k < shapes.count; k++) {
       let id = -1
@@ -217,7 +212,7 @@ export class PatternGrouper {
 
   /** Adds one line; returns its type id. */
   add(message: string): number {
-    const signature = this.signature
+    const signature = SIGNATURE
     lineSignature(message, signature)
     const lo = signature[0]!
     const hi = signature[1]!
@@ -320,7 +315,19 @@ interface Corpus {
   readonly sorted: Int32Array
 }
 
+/**
+ * Module-level scratch (grouping is synchronous: one user at a time, nothing kept across calls):
+ * groupers are made per call, and each typed array is an ArrayBuffer whose allocation and external
+ * memory accounting cost more than the lines of a small file.
+ */
+const SIGNATURE = new Int32Array(2)
 let scratchBuffer = new Int32Array(4096)
+let scratchBuffer2 = new Int32Array(1024)
+/** A second scratch of at least `size` ints (used while {@link scratch} is in use). */
+function scratch2(size: number): Int32Array {
+  if (scratchBuffer2.length < size) scratchBuffer2 = new Int32Array(Math.max(size, scratchBuffer2.length * 2))
+  return scratchBuffer2
+}
 /** A module-level scratch of at least `size` ints (grouping is synchronous: one user at a time). */
 function scratch(size: number): Int32Array {
   if (scratchBuffer.length < size) scratchBuffer = new Int32Array(Math.max(size, scratchBuffer.length * 2))
@@ -399,7 +406,7 @@ function partition(corpus: Corpus, members: number[], len: number, out: number[]
   const initial = new Map<number, number[]>()
   const firstOf = new Map<number, number>()
   const collided = new Map<string, number[]>()
-  const rootF = new Int32Array(size)
+  const rootF = scratch2(size)
   const sorted = corpus.sorted
   for (let k = 0; k < size; k++) {
     const m = members[k]!

@@ -207,58 +207,61 @@ export function lineSignature(line: string, out: Int32Array): void {
 
 /**
  * Open-addressing table from a 64-bit signature (two int32 halves) to a small non-negative
- * integer: no per-line allocation (a 53-bit number key would box one heap number per line).
+ * integer: no per-line allocation (a 53-bit number key would box one heap number per line). One
+ * interleaved Int32Array (lo, hi, value + 1; 0 marks an empty slot, so a new table needs no fill):
+ * one buffer to allocate and one cache line per probe.
  */
 export class SignatureTable {
-  private lo: Int32Array
-  private hi: Int32Array
-  private values: Int32Array
+  private slots: Int32Array
   private size = 0
 
   /** `capacity`: initial slots (a power of two); the table doubles when half full. */
   constructor(capacity = 256) {
-    this.lo = new Int32Array(capacity)
-    this.hi = new Int32Array(capacity)
-    this.values = new Int32Array(capacity).fill(-1)
+    this.slots = new Int32Array(capacity * 3)
   }
 
   /** The value of (lo, hi), or -1. */
   get(lo: number, hi: number): number {
-    const mask = this.values.length - 1
+    const slots = this.slots
+    const mask = slots.length / 3 - 1
     let slot = (lo ^ (hi >>> 7)) & mask
     for (;;) {
-      const v = this.values[slot]!
-      if (v < 0) return -1
-      if (this.lo[slot] === lo && this.hi[slot] === hi) return v
+      const at = slot * 3
+      const v = slots[at + 2]!
+      if (v === 0) return -1
+      if (slots[at] === lo && slots[at + 1] === hi) return v - 1
       slot = (slot + 1) & mask
     }
   }
 
   set(lo: number, hi: number, value: number): void {
-    if ((this.size + 1) * 2 > this.values.length) this.grow()
-    const mask = this.values.length - 1
+    if ((this.size + 1) * 2 > this.slots.length / 3) this.grow()
+    const slots = this.slots
+    const mask = slots.length / 3 - 1
     let slot = (lo ^ (hi >>> 7)) & mask
-    while (this.values[slot]! >= 0) {
-      if (this.lo[slot] === lo && this.hi[slot] === hi) {
-        this.values[slot] = value
+    for (;;) {
+      const at = slot * 3
+      if (slots[at + 2] === 0) {
+        slots[at] = lo
+        slots[at + 1] = hi
+        slots[at + 2] = value + 1
+        this.size++
+        return
+      }
+      if (slots[at] === lo && slots[at + 1] === hi) {
+        slots[at + 2] = value + 1
         return
       }
       slot = (slot + 1) & mask
     }
-    this.lo[slot] = lo
-    this.hi[slot] = hi
-    this.values[slot] = value
-    this.size++
   }
 
   private grow(): void {
-    const { lo, hi, values } = this
-    const capacity = values.length * 2
-    this.lo = new Int32Array(capacity)
-    this.hi = new Int32Array(capacity)
-    this.values = new Int32Array(capacity).fill(-1)
+    const old = this.slots
+    this.slots = new Int32Array(old.length * 2)
     this.size = 0
-    for (let s = 0; s < values.length; s++) if (values[s]! >= 0) this.set(lo[s]!, hi[s]!, values[s]!)
+    for (let at = 0; at < old.length; at += 3)
+      if (old[at + 2]! > 0) this.set(old[at]!, old[at + 1]!, old[at + 2]! - 1)
   }
 }
 
