@@ -51,7 +51,10 @@ const WILDCARD_ID = 0
 interface Vocabulary {
   readonly ids: Map<string, number>
   readonly words: string[]
-  /** 1 when the token looks like a constant word. */
+  /**
+   * 1 when the token looks like a constant word, 0 when not, -1 until asked (the regex runs only
+   * for the tokens column splitting looks at: most one-off tokens never are).
+   */
   readonly wordish: number[]
   /** 1 when the token holds a `<*>`. */
   readonly wild: number[]
@@ -63,10 +66,20 @@ function intern(vocab: Vocabulary, token: string): number {
     id = vocab.words.length
     vocab.ids.set(token, id)
     vocab.words.push(token)
-    vocab.wordish.push(WORDISH_RE.test(token) ? 1 : 0)
+    vocab.wordish.push(-1)
     vocab.wild.push(token.includes(WILDCARD) ? 1 : 0)
   }
   return id
+}
+
+/** Whether token `id` looks like a constant word (computed once, on first use). */
+function isWordish(vocab: Vocabulary, id: number): boolean {
+  let w = vocab.wordish[id]!
+  if (w < 0) {
+    w = WORDISH_RE.test(vocab.words[id]!) ? 1 : 0
+    vocab.wordish[id] = w
+  }
+  return w === 1
 }
 
 /**
@@ -242,7 +255,7 @@ export class PatternGrouper {
     }
     const counts = new Int32Array(vocab.words.length)
     const sorted = new Int32Array(this.maxTokens)
-    const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit, counts, sorted }
+    const corpus: Corpus = { tokens, weight, vocab, maxSplit, counts, sorted }
     const clusters: number[][] = []
     for (const [len, members] of byLength) partition(corpus, members, len, clusters)
     const clusterOfType = new Int32Array(tokens.length)
@@ -307,7 +320,7 @@ export function groupLogPatterns(
 interface Corpus {
   readonly tokens: Int32Array[]
   readonly weight: number[]
-  readonly wordish: number[]
+  readonly vocab: Vocabulary
   readonly maxSplit: number
   /** Scratch counts by token id, all zero between uses. */
   readonly counts: Int32Array
@@ -495,7 +508,7 @@ function rootKey(t: Int32Array, freqAt: Int32Array, base: number, len: number, b
  * non-word values stay variables.
  */
 function splitColumns(corpus: Corpus, members: number[], len: number, out: number[][]): void {
-  const { tokens, wordish, maxSplit } = corpus
+  const { tokens, vocab, maxSplit } = corpus
   const stack: number[][] = [members]
   const seen: number[] = []
   while (stack.length > 0) {
@@ -512,7 +525,7 @@ function splitColumns(corpus: Corpus, members: number[], len: number, out: numbe
       for (const m of group) {
         const v = tokens[m]![p]!
         if (!seen.includes(v)) {
-          if (seen.length >= maxSplit || wordish[v] !== 1) {
+          if (seen.length >= maxSplit || !isWordish(vocab, v)) {
             ok = false
             break
           }
