@@ -94,7 +94,7 @@ export class PatternGrouper {
   private readonly maxTokens: number
   private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
   private readonly typeOfSignature = new SignatureTable(256)
-  private readonly tokens: Int32Array[] = []
+  private readonly tokens: number[][] = []
   private readonly weight: number[] = []
   private readonly special: Int32Array
 
@@ -138,7 +138,7 @@ export class PatternGrouper {
    * `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there), each
    * distinct token shape masked once.
    */
-  private maskedIds(message: string): Int32Array {
+  private maskedIds(message: string): number[] {
     const shapes = this.shapes
     if (!tokenShapes(message, shapes)) return this.maskedIdsBySplit(message)
     const special = this.special
@@ -149,8 +149,8 @@ export class PatternGrouper {
     const bracketed = special[4]!
     const { wild, words } = this.vocab
     const max = this.maxTokens
-    const out = scratch2(max)
-    let count = 0
+    // A plain array: small ones are allocated in the heap, where a typed array's buffer is not.
+    const out: number[] = []
     for (let k = 0; k < shapes.count; k++) {
       let id = -1
       if (shapes.direct[k] === 0) id = this.idOfShape.get(shapes.lo[k]!, shapes.hi[k]!)
@@ -178,16 +178,16 @@ export class PatternGrouper {
         }
       }
       if (id === paren || id === parenComma || id === bracketed) continue
-      if (count > 0 && out[count - 1] === id && wild[id] === 1) continue
-      out[count++] = id
+      if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
+      out.push(id)
       // Only the first maxTokens are kept, and later tokens never change earlier ones.
-      if (count === max) break
+      if (out.length === max) break
     }
-    return out.slice(0, count)
+    return out
   }
 
   /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
-  private maskedIdsBySplit(message: string): Int32Array {
+  private maskedIdsBySplit(message: string): number[] {
     const raw = message.trim()
     const parts = raw === "" ? [] : raw.split(SPACE_RE)
     const special = this.special
@@ -215,7 +215,7 @@ export class PatternGrouper {
       out.push(id)
     }
     if (out.length > this.maxTokens) out.length = this.maxTokens
-    return new Int32Array(out)
+    return out
   }
 
   /** Number of types so far (type ids are 0 .. typeCount - 1). */
@@ -318,7 +318,7 @@ export function groupLogPatterns(
 
 /** Distinct token sequences and their line counts. */
 interface Corpus {
-  readonly tokens: Int32Array[]
+  readonly tokens: number[][]
   readonly weight: number[]
   readonly vocab: Vocabulary
   readonly maxSplit: number
@@ -357,12 +357,7 @@ interface TemplateParts {
  * A cluster's template, columns that differ written `<*>` and each run of `<*>` tokens written as
  * one; `parts.wild` tells whether it holds a `<*>` (read from the vocabulary, no string search).
  */
-function templateOf(
-  tokens: Int32Array[],
-  members: number[],
-  vocab: Vocabulary,
-  parts: TemplateParts
-): string {
+function templateOf(tokens: number[][], members: number[], vocab: Vocabulary, parts: TemplateParts): string {
   const first = tokens[members[0]!]!
   const out = parts.words
   out.length = 0
@@ -496,7 +491,7 @@ function sameRoot(
   return true
 }
 
-function rootKey(t: Int32Array, freqAt: Int32Array, base: number, len: number, bestF: number): string {
+function rootKey(t: number[], freqAt: Int32Array, base: number, len: number, bestF: number): string {
   let key = ""
   for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF) key += `${p}:${t[p]},`
   return key
