@@ -93,7 +93,7 @@ export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
   private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
-  private readonly typeOfSignature = new SignatureTable(256)
+  private readonly typeOfSignature = new SignatureTable(512)
   private readonly tokens: number[][] = []
   private readonly weight: number[] = []
   private readonly special: Int32Array
@@ -125,9 +125,8 @@ export class PatternGrouper {
     return intern(this.vocab, maskToken(raw))
   }
 
-  private readonly shapes = newTokenShapes()
   /** Token shape -> vocabulary id of the masked token. */
-  private readonly idOfShape = new SignatureTable(512)
+  private readonly idOfShape = new SignatureTable(1024)
   /**
    * Token shape -> 1 when the token is a unit word ("ms", "KB)"), 0 when not. A digit-free token's
    * shape is its text; a token with a digit is never a unit: the shape decides.
@@ -139,7 +138,7 @@ export class PatternGrouper {
    * distinct token shape masked once.
    */
   private maskedIds(message: string): number[] {
-    const shapes = this.shapes
+    const shapes = SHAPES
     if (!tokenShapes(message, shapes)) return this.maskedIdsBySplit(message)
     const special = this.special
     const open = special[0]!
@@ -334,6 +333,7 @@ interface Corpus {
  * memory accounting cost more than the lines of a small file.
  */
 const SIGNATURE = new Int32Array(2)
+const SHAPES = newTokenShapes()
 let scratchBuffer = new Int32Array(4096)
 let scratchBuffer2 = new Int32Array(1024)
 /** A second scratch of at least `size` ints (used while {@link scratch} is in use). */

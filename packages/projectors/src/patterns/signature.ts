@@ -265,25 +265,41 @@ export class SignatureTable {
   }
 }
 
-/** Token boundaries and shapes of one line, reused from call to call (see {@link tokenShapes}). */
+/**
+ * Token boundaries and shapes of one line, reused from call to call (see {@link tokenShapes}).
+ * Typed arrays: a shape half is any int32, which would turn a plain array into boxed doubles.
+ */
 export interface TokenShapes {
   count: number
-  readonly start: number[]
-  readonly end: number[]
-  readonly lo: number[]
-  readonly hi: number[]
+  start: Int32Array
+  end: Int32Array
+  lo: Int32Array
+  hi: Int32Array
   /** 1 when the token must be masked from its text (a possible UUID: exact group lengths matter). */
-  readonly direct: number[]
+  direct: Uint8Array
 }
 
-export const newTokenShapes = (): TokenShapes => ({
+export const newTokenShapes = (capacity = 64): TokenShapes => ({
   count: 0,
-  start: [],
-  end: [],
-  lo: [],
-  hi: [],
-  direct: []
+  start: new Int32Array(capacity),
+  end: new Int32Array(capacity),
+  lo: new Int32Array(capacity),
+  hi: new Int32Array(capacity),
+  direct: new Uint8Array(capacity)
 })
+
+function growTokenShapes(out: TokenShapes): void {
+  const capacity = out.start.length * 2
+  const grown = <T extends Int32Array | Uint8Array>(a: T, b: T): T => {
+    b.set(a)
+    return b
+  }
+  out.start = grown(out.start, new Int32Array(capacity))
+  out.end = grown(out.end, new Int32Array(capacity))
+  out.lo = grown(out.lo, new Int32Array(capacity))
+  out.hi = grown(out.hi, new Int32Array(capacity))
+  out.direct = grown(out.direct, new Uint8Array(capacity))
+}
 
 /** Whitespace that `\s` matches beyond ASCII. */
 const isUnicodeSpace = (c: number): boolean =>
@@ -394,6 +410,7 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
     h2 = Math.imul(h2 ^ (h2 >>> 16) ^ len, 0x165667b1)
     h2 ^= h2 >>> 15
     const t = out.count++
+    if (t === out.start.length) growTokenShapes(out)
     out.start[t] = start
     out.end[t] = i
     out.lo[t] = h1
