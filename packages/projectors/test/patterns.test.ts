@@ -356,6 +356,50 @@ describe("line signatures", () => {
     )
   })
 
+  it("tokens with equal shapes mask alike; token boundaries and the non-ASCII whitespace fallback (fixed seed)", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        "a",
+        "ab",
+        "ms",
+        "KB)",
+        "x1",
+        "ab12",
+        "0x1f",
+        "1xffff",
+        "v2",
+        "10ms",
+        "utf8",
+        "-",
+        ".",
+        ":",
+        "(",
+        "]"
+      ),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.stringMatching(/^[0-9a-f]{1,12}$/)
+    )
+    const token = fc.array(piece, { minLength: 1, maxLength: 6 }).map((parts) => parts.join(""))
+    const shapes = sig.newTokenShapes(1)
+    const shapeOf = (t: string): string => {
+      expect(sig.tokenShapes(t, shapes)).toBe(true)
+      expect(shapes.count).toBe(1)
+      return `${shapes.lo[0]}:${shapes.hi[0]}`
+    }
+    fc.assert(
+      fc.property(token, token, (a, b) => {
+        if (shapeOf(a) === shapeOf(b)) expect(maskedTokens(a)).toEqual(maskedTokens(b))
+      }),
+      { seed: 12, numRuns: 3000 }
+    )
+    // Boundaries (the shape arrays grow past their capacity) and the non-ASCII whitespace fallback.
+    const line = Array.from({ length: 40 }, (_, i) => `t${i}`).join(" \t ")
+    expect(sig.tokenShapes(line, shapes)).toBe(true)
+    expect(shapes.count).toBe(40)
+    expect(line.slice(shapes.start[39], shapes.end[39])).toBe("t39")
+    expect(sig.tokenShapes("a\u00a0b", shapes)).toBe(false)
+  })
+
   it("SignatureTable maps 64-bit keys and grows", () => {
     const table = new sig.SignatureTable()
     for (let i = 0; i < 5000; i++) table.set(i * 7919, i & 3, i)
