@@ -162,9 +162,9 @@ export function lineSignature(line: string, out: Int32Array): void {
     }
     let digits = 0
     while (i < n) {
-      const kd = CLASS[line.charCodeAt(i)]!
-      if (kd < 2) break
-      digits += 3 - kd
+      const d = line.charCodeAt(i)
+      if ((d - 48) >>> 0 < 10) digits++
+      else if (((d | 32) - 97) >>> 0 >= 26) break
       i++
     }
     a = a0
@@ -365,9 +365,9 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
       if (i < n && (line.charCodeAt(i) - 48) >>> 0 < 10) {
         let digits = 0
         while (i < n) {
-          const kd = CLASS[line.charCodeAt(i)]!
-          if (kd < 2) break
-          digits += 3 - kd
+          const d = line.charCodeAt(i)
+          if ((d - 48) >>> 0 < 10) digits++
+          else if (((d | 32) - 97) >>> 0 >= 26) break
           i++
         }
         a = a0
