@@ -126,7 +126,11 @@ export function lineSignature(line: string, out: Int32Array): void {
     }
     if (k === 1) {
       i++
-      while (i < n && CLASS[line.charCodeAt(i)] === 1) i++
+      while (i < n) {
+        const e = line.charCodeAt(i)
+        if (e !== 32 && (e - 9) >>> 0 >= 5) break
+        i++
+      }
       if (i < n) {
         a = (a + SEPARATOR) | 0
         b = (b + a) | 0
