@@ -311,7 +311,11 @@ describe("groupLogPatterns", () => {
 
 describe("line signatures", () => {
   it("lines with equal signatures have equal masked tokens (fixed seed)", () => {
-    const { lineSignature } = sig
+    const halves = new Int32Array(2)
+    const signatureOf = (line: string): string => {
+      sig.lineSignature(line, halves)
+      return `${halves[0]}:${halves[1]}`
+    }
     const piece = fc.oneof(
       fc.constantFrom(
         "a",
@@ -339,19 +343,61 @@ describe("line signatures", () => {
     const line = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""))
     fc.assert(
       fc.property(line, line, (a, b) => {
-        const la = lineSignature(a)
-        const ha = sig.signatureHigh
-        const lb = lineSignature(b)
-        const hb = sig.signatureHigh
-        if (la === lb && ha === hb) expect(maskedTokens(a)).toEqual(maskedTokens(b))
-        expect(lineSignature(a)).toBe(la)
+        const sa = signatureOf(a)
+        const sb = signatureOf(b)
+        if (sa === sb) expect(maskedTokens(a)).toEqual(maskedTokens(b))
+        expect(signatureOf(a)).toBe(sa)
       }),
       { seed: 12, numRuns: 3000 }
     )
     // Same shape, other digits and other hex ids: one signature.
-    expect(lineSignature("req 3f9a2b1c took 12ms from 10.0.0.1")).toBe(
-      lineSignature("req 77a0c4d2 took 907ms from 192.168.10.200")
+    expect(signatureOf("req 3f9a2b1c took 12ms from 10.0.0.1")).toBe(
+      signatureOf("req 77a0c4d2 took 907ms from 192.168.10.200")
     )
+  })
+
+  it("tokens with equal shapes mask alike; token boundaries and the non-ASCII whitespace fallback (fixed seed)", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        "a",
+        "ab",
+        "ms",
+        "KB)",
+        "x1",
+        "ab12",
+        "0x1f",
+        "1xffff",
+        "v2",
+        "10ms",
+        "utf8",
+        "-",
+        ".",
+        ":",
+        "(",
+        "]"
+      ),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.stringMatching(/^[0-9a-f]{1,12}$/)
+    )
+    const token = fc.array(piece, { minLength: 1, maxLength: 6 }).map((parts) => parts.join(""))
+    const shapes = sig.newTokenShapes(1)
+    const shapeOf = (t: string): string => {
+      expect(sig.tokenShapes(t, shapes)).toBe(true)
+      expect(shapes.count).toBe(1)
+      return `${shapes.lo[0]}:${shapes.hi[0]}`
+    }
+    fc.assert(
+      fc.property(token, token, (a, b) => {
+        if (shapeOf(a) === shapeOf(b)) expect(maskedTokens(a)).toEqual(maskedTokens(b))
+      }),
+      { seed: 12, numRuns: 3000 }
+    )
+    // Boundaries (the shape arrays grow past their capacity) and the non-ASCII whitespace fallback.
+    const line = Array.from({ length: 40 }, (_, i) => `t${i}`).join(" \t ")
+    expect(sig.tokenShapes(line, shapes)).toBe(true)
+    expect(shapes.count).toBe(40)
+    expect(line.slice(shapes.start[39], shapes.end[39])).toBe("t39")
+    expect(sig.tokenShapes("a\u00a0b", shapes)).toBe(false)
   })
 
   it("SignatureTable maps 64-bit keys and grows", () => {

@@ -10,7 +10,7 @@ import {
   UNITS,
   WILDCARD
 } from "./normalize.js"
-import { lineSignature, newTokenShapes, SignatureTable, signatureHigh, tokenShapes } from "./signature.js"
+import { lineSignature, newTokenShapes, SignatureTable, tokenShapes } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -52,7 +52,10 @@ const WILDCARD_ID = 0
 interface Vocabulary {
   readonly ids: Map<string, number>
   readonly words: string[]
-  /** 1 when the token looks like a constant word. */
+  /**
+   * 1 when the token looks like a constant word, 0 when not, -1 until asked (the regex runs only
+   * for the tokens column splitting looks at: most one-off tokens never are).
+   */
   readonly wordish: number[]
   /** 1 when the token holds a `<*>`. */
   readonly wild: number[]
@@ -64,10 +67,20 @@ function intern(vocab: Vocabulary, token: string): number {
     id = vocab.words.length
     vocab.ids.set(token, id)
     vocab.words.push(token)
-    vocab.wordish.push(WORDISH_RE.test(token) ? 1 : 0)
+    vocab.wordish.push(-1)
     vocab.wild.push(token.includes(WILDCARD) ? 1 : 0)
   }
   return id
+}
+
+/** Whether token `id` looks like a constant word (computed once, on first use). */
+function isWordish(vocab: Vocabulary, id: number): boolean {
+  let w = vocab.wordish[id]!
+  if (w < 0) {
+    w = WORDISH_RE.test(vocab.words[id]!) ? 1 : 0
+    vocab.wordish[id] = w
+  }
+  return w === 1
 }
 
 /**
@@ -81,8 +94,8 @@ export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
   private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
-  private readonly typeOfSignature = new SignatureTable(2048)
-  private readonly tokens: Int32Array[] = []
+  private readonly typeOfSignature = new SignatureTable(512)
+  private readonly tokens: number[][] = []
   private readonly weight: number[] = []
   private readonly special: Int32Array
 
@@ -113,16 +126,20 @@ export class PatternGrouper {
     return intern(this.vocab, maskToken(raw))
   }
 
-  private readonly shapes = newTokenShapes()
   /** Token shape -> vocabulary id of the masked token. */
-  private readonly idOfShape = new SignatureTable(4096)
+  private readonly idOfShape = new SignatureTable(1024)
+  /**
+   * Token shape -> 1 when the token is a unit word ("ms", "KB)"), 0 when not. A digit-free token's
+   * shape is its text; a token with a digit is never a unit: the shape decides.
+   */
+  private readonly unitOfShape = new SignatureTable(64)
 
   /**
    * `maskedTokens(message)` as vocabulary ids, at most `maxTokens` (same rules, see there), each
    * distinct token shape masked once.
    */
-  private maskedIds(message: string): Int32Array {
-    const shapes = this.shapes
+  private maskedIds(message: string): number[] {
+    const shapes = SHAPES
     if (!tokenShapes(message, shapes)) return this.maskedIdsBySplit(message)
     const special = this.special
     const open = special[0]!
@@ -131,6 +148,8 @@ export class PatternGrouper {
     const parenComma = special[3]!
     const bracketed = special[4]!
     const { wild, words } = this.vocab
+    const max = this.maxTokens
+    // A plain array: small ones are allocated in the heap, where a typed array's buffer is not.
     const out: number[] = []
     for (let k = 0; k < shapes.count; k++) {
       let id = -1
@@ -145,22 +164,30 @@ export class PatternGrouper {
         k + 1 < shapes.count &&
         shapes.end[k + 1]! - shapes.start[k + 1]! <= 10
       ) {
-        const m = UNIT_TRAIL_RE.exec(message.slice(shapes.start[k + 1], shapes.end[k + 1]))
-        if (m !== null && UNITS.has(m[1]!.toLowerCase())) {
-          id = intern(this.vocab, words[id]! + m[2]!)
-          k++
+        const lo = shapes.lo[k + 1]!
+        const hi = shapes.hi[k + 1]!
+        const known = this.unitOfShape.get(lo, hi)
+        if (known !== 0) {
+          const m = UNIT_TRAIL_RE.exec(message.slice(shapes.start[k + 1], shapes.end[k + 1]))
+          const unit = m !== null && UNITS.has(m[1]!.toLowerCase())
+          if (known < 0) this.unitOfShape.set(lo, hi, unit ? 1 : 0)
+          if (unit) {
+            id = intern(this.vocab, words[id]! + m![2]!)
+            k++
+          }
         }
       }
       if (id === paren || id === parenComma || id === bracketed) continue
       if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
       out.push(id)
+      // Only the first maxTokens are kept, and later tokens never change earlier ones.
+      if (out.length === max) break
     }
-    if (out.length > this.maxTokens) out.length = this.maxTokens
-    return new Int32Array(out)
+    return out
   }
 
   /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
-  private maskedIdsBySplit(message: string): Int32Array {
+  private maskedIdsBySplit(message: string): number[] {
     const raw = message.trim()
     const parts = raw === "" ? [] : raw.split(SPACE_RE)
     const special = this.special
@@ -188,7 +215,7 @@ export class PatternGrouper {
       out.push(id)
     }
     if (out.length > this.maxTokens) out.length = this.maxTokens
-    return new Int32Array(out)
+    return out
   }
 
   /** Number of types so far (type ids are 0 .. typeCount - 1). */
@@ -198,8 +225,10 @@ export class PatternGrouper {
 
   /** Adds one line; returns its type id. */
   add(message: string): number {
-    const lo = lineSignature(message)
-    const hi = signatureHigh
+    const signature = SIGNATURE
+    lineSignature(message, signature)
+    const lo = signature[0]!
+    const hi = signature[1]!
     let type = this.typeOfSignature.get(lo, hi)
     if (type < 0) {
       // Two signatures may share masked tokens: they stay two types, which the grouping puts in
@@ -226,23 +255,23 @@ export class PatternGrouper {
     }
     const counts = new Int32Array(vocab.words.length)
     const sorted = new Int32Array(this.maxTokens)
-    const corpus: Corpus = { tokens, weight, wordish: vocab.wordish, maxSplit, counts, sorted }
+    const corpus: Corpus = { tokens, weight, vocab, maxSplit, counts, sorted }
     const clusters: number[][] = []
     for (const [len, members] of byLength) partition(corpus, members, len, clusters)
     const clusterOfType = new Int32Array(tokens.length)
     const templates: string[] = []
     const merged = new Map<string, number>()
+    const parts: TemplateParts = { words: [], wild: false }
     for (let c = 0; c < clusters.length; c++) {
       const members = clusters[c]!
-      const template = templateOf(tokens, members, vocab.words)
       // Final merge: templates equal once runs of `<*>` are one `<*>` are one template (a
       // variable that spans one token on some lines and several on others).
-      const key = template.includes(WILDCARD_RUN) ? collapseWildcards(template) : template
-      let id = key.includes(WILDCARD) ? merged.get(key) : undefined
+      const key = templateOf(tokens, members, vocab, parts)
+      let id = parts.wild ? merged.get(key) : undefined
       if (id === undefined) {
         id = templates.length
         merged.set(key, id)
-        templates.push(key === template ? template : key)
+        templates.push(key)
       }
       for (const m of members) clusterOfType[m] = id
     }
@@ -289,9 +318,9 @@ export function groupLogPatterns(
 
 /** Distinct token sequences and their line counts. */
 interface Corpus {
-  readonly tokens: Int32Array[]
+  readonly tokens: number[][]
   readonly weight: number[]
-  readonly wordish: number[]
+  readonly vocab: Vocabulary
   readonly maxSplit: number
   /** Scratch counts by token id, all zero between uses. */
   readonly counts: Int32Array
@@ -299,16 +328,42 @@ interface Corpus {
   readonly sorted: Int32Array
 }
 
+/**
+ * Module-level scratch (grouping is synchronous: one user at a time, nothing kept across calls):
+ * groupers are made per call, and each typed array is an ArrayBuffer whose allocation and external
+ * memory accounting cost more than the lines of a small file.
+ */
+const SIGNATURE = new Int32Array(2)
+const SHAPES = newTokenShapes()
 let scratchBuffer = new Int32Array(4096)
+let scratchBuffer2 = new Int32Array(1024)
+/** A second scratch of at least `size` ints (used while {@link scratch} is in use). */
+function scratch2(size: number): Int32Array {
+  if (scratchBuffer2.length < size) scratchBuffer2 = new Int32Array(Math.max(size, scratchBuffer2.length * 2))
+  return scratchBuffer2
+}
 /** A module-level scratch of at least `size` ints (grouping is synchronous: one user at a time). */
 function scratch(size: number): Int32Array {
   if (scratchBuffer.length < size) scratchBuffer = new Int32Array(Math.max(size, scratchBuffer.length * 2))
   return scratchBuffer
 }
 
-function templateOf(tokens: Int32Array[], members: number[], words: string[]): string {
+/** Scratch of {@link templateOf}: the template's words, and whether one holds a `<*>`. */
+interface TemplateParts {
+  readonly words: string[]
+  wild: boolean
+}
+
+/**
+ * A cluster's template, columns that differ written `<*>` and each run of `<*>` tokens written as
+ * one; `parts.wild` tells whether it holds a `<*>` (read from the vocabulary, no string search).
+ */
+function templateOf(tokens: number[][], members: number[], vocab: Vocabulary, parts: TemplateParts): string {
   const first = tokens[members[0]!]!
-  let out = ""
+  const out = parts.words
+  out.length = 0
+  let wild = false
+  let lastWildcard = false
   for (let p = 0; p < first.length; p++) {
     const v = first[p]!
     let same = true
@@ -318,10 +373,19 @@ function templateOf(tokens: Int32Array[], members: number[], words: string[]): s
         break
       }
     }
-    out += p === 0 ? "" : " "
-    out += same ? words[v]! : WILDCARD
+    const wildcard = !same || v === WILDCARD_ID
+    if (wildcard && lastWildcard) continue
+    lastWildcard = wildcard
+    if (wildcard) {
+      wild = true
+      out.push(WILDCARD)
+    } else {
+      if (vocab.wild[v] === 1) wild = true
+      out.push(vocab.words[v]!)
+    }
   }
-  return out
+  parts.wild = wild
+  return out.join(" ")
 }
 
 /**
@@ -351,7 +415,7 @@ function partition(corpus: Corpus, members: number[], len: number, out: number[]
   const initial = new Map<number, number[]>()
   const firstOf = new Map<number, number>()
   const collided = new Map<string, number[]>()
-  const rootF = new Int32Array(size)
+  const rootF = scratch2(size)
   const sorted = corpus.sorted
   for (let k = 0; k < size; k++) {
     const m = members[k]!
@@ -428,7 +492,7 @@ function sameRoot(
   return true
 }
 
-function rootKey(t: Int32Array, freqAt: Int32Array, base: number, len: number, bestF: number): string {
+function rootKey(t: number[], freqAt: Int32Array, base: number, len: number, bestF: number): string {
   let key = ""
   for (let p = 0; p < len; p++) if (t[p] !== WILDCARD_ID && freqAt[base + p] === bestF) key += `${p}:${t[p]},`
   return key
@@ -440,7 +504,7 @@ function rootKey(t: Int32Array, freqAt: Int32Array, base: number, len: number, b
  * non-word values stay variables.
  */
 function splitColumns(corpus: Corpus, members: number[], len: number, out: number[][]): void {
-  const { tokens, wordish, maxSplit } = corpus
+  const { tokens, vocab, maxSplit } = corpus
   const stack: number[][] = [members]
   const seen: number[] = []
   while (stack.length > 0) {
@@ -457,7 +521,7 @@ function splitColumns(corpus: Corpus, members: number[], len: number, out: numbe
       for (const m of group) {
         const v = tokens[m]![p]!
         if (!seen.includes(v)) {
-          if (seen.length >= maxSplit || wordish[v] !== 1) {
+          if (seen.length >= maxSplit || !isWordish(vocab, v)) {
             ok = false
             break
           }
@@ -504,16 +568,4 @@ function mostlyUnique(corpus: Corpus, group: number[], col: number, distinct: nu
   let once = 0
   for (const c of counts.values()) if (c === 1) once++
   return once * 3 > distinct
-}
-
-const WILDCARD_RUN = `${WILDCARD} ${WILDCARD}`
-
-/** A template with each run of consecutive `<*>` tokens written as one. */
-function collapseWildcards(template: string): string {
-  const out: string[] = []
-  for (const t of template.split(" ")) {
-    if (t === WILDCARD && out[out.length - 1] === WILDCARD) continue
-    out.push(t)
-  }
-  return out.join(" ")
 }
