@@ -301,3 +301,5 @@ for (const s of sizes) {
   )
 }
 log("ok")
+// Verdaccio's pipes keep the event loop alive: exit explicitly (the exit hook stops it and cleans up).
+process.exit(0)
