@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest"
-import { propertyTestSettings, seedFromCommit, seedReport } from "../src/testing/index.js"
+import fc from "fast-check"
+import { afterEach, describe, expect, it } from "vitest"
+import { configureFastCheck, propertyTestSettings, seedFromCommit, seedReport } from "../src/testing/index.js"
 
 const noGit = () => undefined
 
@@ -53,5 +54,18 @@ describe("propertyTestSettings", () => {
     const settings = propertyTestSettings({ FC_SEED: "42" }, noGit)
     expect(seedReport(42, settings)).toContain("FC_SEED=42")
     expect(seedReport(42, settings)).toContain("table row")
+  })
+})
+
+describe("configureFastCheck", () => {
+  const before = fc.readConfigureGlobal()
+  afterEach(() => fc.configureGlobal(before))
+
+  it("runs properties with the settings' seed and puts the replay line in a failure", () => {
+    const settings = propertyTestSettings({ FC_SEED: "12345" }, noGit)
+    expect(configureFastCheck(fc, settings)).toBe(settings)
+    expect(fc.readConfigureGlobal()).toMatchObject({ seed: 12345, numRuns: 100 })
+    const failing = () => fc.assert(fc.property(fc.integer(), (n) => n < 10))
+    expect(failing).toThrow(/fast-check seed 12345 \(FC_SEED\)\. Replay: FC_SEED=12345 pnpm test/)
   })
 })

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { randomInt } from "node:crypto"
+import type FastCheck from "fast-check"
 
 /**
  * How property tests (fast-check) pick their seed, so that CI never fails by chance:
@@ -61,3 +62,26 @@ export const propertyTestSettings = (
 /** The line a failing property prints: the seed, where it came from, how to replay it. */
 export const seedReport = (seed: number, settings: PropertyTestSettings): string =>
   `fast-check seed ${seed} (${settings.source}). Replay: FC_SEED=${seed} pnpm test; then add the counterexample as a table row.`
+
+/**
+ * Applies {@link propertyTestSettings} to fast-check's global configuration and makes a failure
+ * print its seed and replay command: call it from each package's vitest setup file. fast-check is
+ * passed in (core does not depend on it).
+ */
+export const configureFastCheck = (
+  fc: typeof FastCheck,
+  settings = propertyTestSettings()
+): PropertyTestSettings => {
+  if (settings.fuzz) console.log(`fast-check fuzz run: seed ${settings.seed}, runs x${settings.runsFactor}`)
+  fc.configureGlobal({
+    seed: settings.seed,
+    numRuns: 100 * settings.runsFactor,
+    reporter: (details) => {
+      if (details.failed)
+        throw new Error(`${fc.defaultReportMessage(details)}\n${seedReport(details.seed, settings)}`, {
+          cause: details.errorInstance
+        })
+    }
+  })
+  return settings
+}
