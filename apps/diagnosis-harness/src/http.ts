@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit"
 import { z } from "zod"
 import { type AppConfig, describeBackends } from "./config.js"
 import { readTrace } from "./diagnose.js"
+import { readJsonRequest } from "./json-request.js"
 import { mountOpsRoutes } from "./ops.js"
 import { makeMcpRoutes } from "./mcp.js"
 import type { AppRuntime } from "./runtime.js"
@@ -138,9 +139,6 @@ export interface HttpAppOptions {
   readonly heartbeatMs?: number
 }
 
-const isJsonContentType = (header: string | undefined): boolean =>
-  header !== undefined && header.split(";")[0]!.trim().toLowerCase() === "application/json"
-
 /** The schemas' messages already name their field: no path prefix (no "sessionId: sessionId ..."). */
 const issuesText = (error: z.ZodError): string =>
   cut([...new Set(error.issues.slice(0, 20).map((i) => i.message))].join("; "), MAX_ERROR_MESSAGE_CHARS)
@@ -179,20 +177,9 @@ export const makeHttpApp = (runtime: AppRuntime, config: AppConfig, options: Htt
   app.route("/", makeMcpRoutes(runtime, config, runs))
 
   app.post("/api/chat", async (c) => {
-    if (!isJsonContentType(c.req.header("content-type"))) {
-      return c.json<ApiError>({ error: "UNSUPPORTED_MEDIA_TYPE", message: "send application/json" }, 415)
-    }
-    if (runs.closing) {
-      c.header("connection", "close")
-      return c.json<ApiError>({ error: "SHUTTING_DOWN", message: "the server is shutting down" }, 503)
-    }
-    let body: unknown
-    try {
-      body = await c.req.json()
-    } catch {
-      return c.json<ApiError>({ error: "INVALID_REQUEST", message: "body is not valid JSON" }, 400)
-    }
-    const parsed = ChatRequestSchema.safeParse(body)
+    const read = await readJsonRequest(c, runs)
+    if (read instanceof Response) return read
+    const parsed = ChatRequestSchema.safeParse(read.body)
     if (!parsed.success) {
       return c.json<ApiError>({ error: "INVALID_REQUEST", message: issuesText(parsed.error) }, 400)
     }

@@ -4,6 +4,7 @@ import { z } from "zod"
 import { readTrace } from "../diagnose.js"
 // http.ts mounts these routes: its values are read at request time only (no load-time cycle).
 import { type ApiError, type InFlightRuns, QUESTION_MAX_CHARS, QUESTION_TOO_LONG } from "../http.js"
+import { readJsonRequest } from "../json-request.js"
 import type { AppRuntime } from "../runtime.js"
 import { agUiEncoder } from "./ag-ui.js"
 import { aiSdkEncoder, UI_MESSAGE_STREAM_HEADERS } from "./ai-sdk.js"
@@ -131,9 +132,6 @@ export interface ProtocolRoutesOptions {
   readonly heartbeatMs?: number
 }
 
-const isJsonContentType = (header: string | undefined): boolean =>
-  header !== undefined && header.split(";")[0]!.trim().toLowerCase() === "application/json"
-
 /**
  * Mounts `POST /api/ag-ui` and `POST /api/ai-sdk/chat` (other methods: 405). Same request rules
  * as `/api/chat`: `application/json` (415 otherwise), a valid body (400 `INVALID_REQUEST`), 503
@@ -142,20 +140,9 @@ const isJsonContentType = (header: string | undefined): boolean =>
 export const mountProtocolRoutes = (app: Hono, options: ProtocolRoutesOptions): void => {
   for (const route of [AG_UI_ROUTE, AI_SDK_ROUTE]) {
     app.post(route.path, async (c) => {
-      if (!isJsonContentType(c.req.header("content-type"))) {
-        return c.json<ApiError>({ error: "UNSUPPORTED_MEDIA_TYPE", message: "send application/json" }, 415)
-      }
-      if (options.runs.closing) {
-        c.header("connection", "close")
-        return c.json<ApiError>({ error: "SHUTTING_DOWN", message: "the server is shutting down" }, 503)
-      }
-      let body: unknown
-      try {
-        body = await c.req.json()
-      } catch {
-        return c.json<ApiError>({ error: "INVALID_REQUEST", message: "body is not valid JSON" }, 400)
-      }
-      const request = route.parse(body)
+      const read = await readJsonRequest(c, options.runs)
+      if (read instanceof Response) return read
+      const request = route.parse(read.body)
       if ("error" in request)
         return c.json<ApiError>({ error: "INVALID_REQUEST", message: request.error }, 400)
       if (route.clientRunId) {
