@@ -41,6 +41,22 @@ const fetchRetry = (url, init = {}) => {
   return once().catch(() => once())
 }
 
+const parseVersion = (v) => v.split("-")[0].split(".").map(Number)
+
+/**
+ * Whether `next` is inside the range a `workspace:` dependency had when it was last released
+ * against `old` (`^`: same major, or same minor below 1.0; `~`: same minor; `*`/exact: equal).
+ */
+const workspaceRangeAllows = (range, old, next) => {
+  const [a, b, c] = parseVersion(old)
+  const [x, y, z] = parseVersion(next)
+  const notLower = x > a || (x === a && (y > b || (y === b && z >= c)))
+  if (range === "workspace:^")
+    return notLower && (a > 0 ? x === a : b > 0 ? x === 0 && y === b : old === next)
+  if (range === "workspace:~") return notLower && x === a && y === b
+  return old === next
+}
+
 const readManifests = (repo) =>
   readdirSync(join(repo, "packages")).map((dir) => {
     const manifest = JSON.parse(readFileSync(join(repo, "packages", dir, "package.json"), "utf8"))
@@ -87,11 +103,15 @@ for (const p of packages) {
   if (pending.length > 0 && !existsSync(join(repo, "packages", p.dir, "CHANGELOG.md"))) {
     fail(`${p.manifest.name} has no CHANGELOG.md after changeset version`)
   }
-  // changesets' rule (updateInternalDependencies: patch): a package whose internal dependency
-  // was bumped is itself released, so its published range names the new version.
-  for (const dep of Object.keys(p.manifest.dependencies ?? {})) {
-    if (bumped.has(dep) && !bumped.has(p.manifest.name)) {
-      fail(`${p.manifest.name} depends on bumped ${dep} but was not bumped itself`)
+  // changesets' rule: a package whose internal dependency was bumped out of the range it was
+  // released against (`workspace:^` = `^<old version>`) must be released too.
+  for (const [dep, range] of Object.entries(p.manifest.dependencies ?? {})) {
+    if (!bumped.has(dep) || bumped.has(p.manifest.name)) continue
+    const next = packages.find((q) => q.manifest.name === dep).manifest.version
+    if (!workspaceRangeAllows(range, before.get(dep), next)) {
+      fail(
+        `${p.manifest.name} depends on ${dep} ${range} (was ${before.get(dep)}), now ${next}, but was not bumped`
+      )
     }
   }
 }
