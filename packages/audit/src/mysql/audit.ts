@@ -45,6 +45,39 @@ import {
 } from "../trace.js"
 import { migrate } from "./migrations.js"
 
+/** The columns a run's finish writes besides `status` (a finish and a repaired finish alike). */
+const FINISH_COLUMNS = [
+  "intent",
+  "release_result",
+  "latency_ms",
+  "total_token_count",
+  "usage_complete",
+  "final_content",
+  "finished_at",
+  "expected_timeline_events",
+  "expected_agent_steps",
+  "expected_tool_invocations",
+  "expected_token_usages",
+  "failed_writes"
+] as const
+const FINISH_SET = FINISH_COLUMNS.map((c) => `${c} = ?`).join(", ")
+
+/** The values of {@link FINISH_COLUMNS}, in order; `lost` writes are added to the run's failed ones. */
+const finishValues = (r: ReturnType<typeof runFinishRow>, lost: number) => [
+  r.intent,
+  r.release_result,
+  r.latency_ms,
+  r.total_token_count,
+  r.usage_complete,
+  r.final_content,
+  r.finished_at,
+  r.expected.timeline_events,
+  r.expected.agent_steps,
+  r.expected.tool_invocations,
+  r.expected.token_usages,
+  r.failed_writes + lost
+]
+
 /** When buffered Timeline events are flushed to MySQL. */
 export interface TimelineBatchConfig {
   /** Flush when this many events are buffered. */
@@ -616,26 +649,10 @@ export const makeMysqlAudit = (
     const writeIncomplete = (run: DiagnosisRunFinish, lost: number) =>
       Effect.gen(function* () {
         const r = runFinishRow(run)
-        const values = [
-          r.intent,
-          r.release_result,
-          r.latency_ms,
-          r.total_token_count,
-          r.usage_complete,
-          r.final_content,
-          r.finished_at,
-          r.expected.timeline_events,
-          r.expected.agent_steps,
-          r.expected.tool_invocations,
-          r.expected.token_usages,
-          r.failed_writes + lost
-        ]
+        const values = finishValues(r, lost)
         const updated = (yield* write(
           "diagnosis_run",
-          `UPDATE diagnosis_run SET status = 'AUDIT_INCOMPLETE', intent = ?, release_result = ?, latency_ms = ?,
-             total_token_count = ?, usage_complete = ?, final_content = ?, finished_at = ?,
-             expected_timeline_events = ?, expected_agent_steps = ?, expected_tool_invocations = ?,
-             expected_token_usages = ?, failed_writes = ?
+          `UPDATE diagnosis_run SET status = 'AUDIT_INCOMPLETE', ${FINISH_SET}
            WHERE run_id = ? AND session_id = ? AND status = 'RUNNING'`,
           [...values, r.run_id, r.session_id]
         )) as { affectedRows?: number }
@@ -644,9 +661,7 @@ export const makeMysqlAudit = (
         // finish that landed after all) or a run of another session is left alone.
         yield* write(
           "diagnosis_run",
-          `INSERT IGNORE INTO diagnosis_run (status, intent, release_result, latency_ms, total_token_count,
-             usage_complete, final_content, finished_at, expected_timeline_events, expected_agent_steps,
-             expected_tool_invocations, expected_token_usages, failed_writes, run_id, session_id)
+          `INSERT IGNORE INTO diagnosis_run (status, ${FINISH_COLUMNS.join(", ")}, run_id, session_id)
            VALUES ('AUDIT_INCOMPLETE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [...values, r.run_id, r.session_id]
         )
@@ -764,27 +779,10 @@ export const makeMysqlAudit = (
         return Effect.gen(function* () {
           lost = yield* takeLost(run.sessionId, run.runId)
           const r = runFinishRow(run)
-          const values = [
-            r.status,
-            r.intent,
-            r.release_result,
-            r.latency_ms,
-            r.total_token_count,
-            r.usage_complete,
-            r.final_content,
-            r.finished_at,
-            r.expected.timeline_events,
-            r.expected.agent_steps,
-            r.expected.tool_invocations,
-            r.expected.token_usages,
-            r.failed_writes + lost
-          ]
+          const values = [r.status, ...finishValues(r, lost)]
           const updated = (yield* write(
             "diagnosis_run",
-            `UPDATE diagnosis_run SET status = ?, intent = ?, release_result = ?, latency_ms = ?,
-               total_token_count = ?, usage_complete = ?, final_content = ?, finished_at = ?,
-               expected_timeline_events = ?, expected_agent_steps = ?, expected_tool_invocations = ?,
-               expected_token_usages = ?, failed_writes = ?
+            `UPDATE diagnosis_run SET status = ?, ${FINISH_SET}
              WHERE run_id = ? AND session_id = ?`,
             [...values, r.run_id, r.session_id]
           )) as { affectedRows?: number }
@@ -792,9 +790,7 @@ export const makeMysqlAudit = (
           // The start record was lost: keep the finish (a run of another session fails on the key).
           yield* write(
             "diagnosis_run",
-            `INSERT INTO diagnosis_run (status, intent, release_result, latency_ms, total_token_count,
-               usage_complete, final_content, finished_at, expected_timeline_events, expected_agent_steps,
-               expected_tool_invocations, expected_token_usages, failed_writes, run_id, session_id)
+            `INSERT INTO diagnosis_run (status, ${FINISH_COLUMNS.join(", ")}, run_id, session_id)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             [...values, r.run_id, r.session_id]
           )
