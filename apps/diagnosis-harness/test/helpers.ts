@@ -99,3 +99,25 @@ export const expectCitationsReady = async (runtime: AppRuntime, outcome: Diagnos
 /** The ordered timeline of a released report (`architecture.md`, "Audit"). */
 export const RELEASED_TIMELINE =
   /^RUN_STARTED MODEL_TOKEN_USAGE ROUTING_ATTEMPT ROUTING_DECISION (MODEL_TOKEN_USAGE AGENT_MODEL_STEP (TOOL_INVOCATION )*)+EVIDENCE_GUARD_INITIAL MODEL_TOKEN_USAGE SEMANTIC_GUARD_ATTEMPT SEMANTIC_GUARD_DECISION RELEASE_DECISION RUN_FINISHED$/
+
+/** One server-sent event of `/api/chat`, its data parsed as JSON. */
+export interface SseEvent {
+  readonly event: string
+  readonly data: any
+}
+
+/** Splits an SSE body into events; lines other than `event:` and `data:` (ids, comments) are ignored. */
+export const parseSse = (text: string): SseEvent[] =>
+  text
+    .split(/\n\n+/)
+    .map((block) => block.trim())
+    .filter((block) => block.length > 0)
+    .map((block) => {
+      let event = "message"
+      const data: string[] = []
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim()
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart())
+      }
+      return { event, data: JSON.parse(data.join("\n")) }
+    })

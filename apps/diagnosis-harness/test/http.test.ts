@@ -3,27 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SCENARIOS } from "../src/demo/index.js"
 import { makeHttpApp } from "../src/http.js"
 import { startServer } from "../src/server.js"
-import { expectNoLeak, makeTestWorld, type TestWorld } from "./helpers.js"
-
-interface SseEvent {
-  readonly event: string
-  readonly data: any
-}
-
-const parseSse = (text: string): SseEvent[] =>
-  text
-    .split(/\n\n+/)
-    .map((block) => block.trim())
-    .filter((block) => block.length > 0)
-    .map((block) => {
-      let event = "message"
-      const data: string[] = []
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim()
-        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart())
-      }
-      return { event, data: JSON.parse(data.join("\n")) }
-    })
+import { expectNoLeak, makeTestWorld, parseSse, type TestWorld } from "./helpers.js"
 
 const chat = (app: Hono, body: unknown) =>
   app.request("/api/chat", {

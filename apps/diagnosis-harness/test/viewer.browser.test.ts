@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEMO_LEAK_MARKERS, SCENARIOS } from "../src/demo/index.js"
 import { type RunningServer, startServer } from "../src/server.js"
+import { parseSse } from "./helpers.js"
 import { GAP_SESSION, LIVE_MARKER, makeViewerWorld, type ViewerWorld } from "./viewer-world.js"
 
 /** Debian's chromium (`apt-get install -y chromium`); never a downloaded browser. */
@@ -40,26 +41,6 @@ const CHROMIUM_ARGS = [
   "--metrics-recording-only",
   "--no-default-browser-check"
 ]
-
-interface SseEvent {
-  readonly event: string
-  readonly data: any
-}
-
-const parseSse = (text: string): SseEvent[] =>
-  text
-    .split(/\n\n+/)
-    .map((b) => b.trim())
-    .filter((b) => b.length > 0)
-    .map((block) => {
-      let event = "message"
-      const data: string[] = []
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim()
-        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart())
-      }
-      return { event, data: JSON.parse(data.join("\n")) }
-    })
 
 interface Backend {
   readonly name: string
