@@ -1,0 +1,25 @@
+export {
+  defaultMysqlClientConfig,
+  type FromPoolOptions,
+  fromPool,
+  layer,
+  layerConfig,
+  make,
+  type MysqlBreakerView,
+  MysqlClient,
+  type MysqlClientConfig,
+  type MysqlClientOptions,
+  type MysqlClientShape,
+  type MysqlConnection,
+  type MysqlDriverOptions,
+  type MysqlQueryOptions,
+  type WithConnectionOptions
+} from "./client.js"
+export {
+  classifyDriverError,
+  connectionReusableAfter,
+  isMysqlError,
+  MysqlError,
+  type MysqlErrorPhase,
+  type MysqlErrorReason
+} from "./errors.js"
