@@ -1,8 +1,9 @@
-import { Effect, Exit, type Layer, Option } from "effect"
+import { Clock, Effect, Exit, type Layer, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import type { RunId, ToolCallId } from "../ids.js"
 import { CanonicalInvocationStore } from "../store.js"
 import { errorRecord, projectingRecord, readyRecord, testId } from "./fixtures.js"
+import { doublingTtls, JUDGED, judgeAtGrowingTtls, type TtlVerdict } from "./ttl-attempts.js"
 
 export interface StoreConformanceOptions {
   /** Suite title, e.g. `in-memory` or `redis single node`. */
@@ -11,6 +12,18 @@ export interface StoreConformanceOptions {
   readonly layer: () => Layer.Layer<CanonicalInvocationStore, unknown>
   readonly ttlMillis: number
   readonly maxRecordBytes: number
+  /**
+   * Stores with a short TTL for the three TTL tests on a real clock (a server): the tests
+   * measure each command's start and end and judge by those bounds. An attempt that finished
+   * too late to judge is retried with a doubled TTL, `attempts` times in all (default 5).
+   * Without it the TTL tests run once on `layer` with `ttlMillis` (meant for `TestClock`).
+   */
+  readonly expiry?: {
+    readonly layer: (ttlMillis: number) => Layer.Layer<CanonicalInvocationStore, unknown>
+    /** The first TTL tried, e.g. 250 ms. */
+    readonly ttlMillis: number
+    readonly attempts?: number
+  }
   /** Lets time pass for the store: `TestClock.adjust` in memory, a real sleep for a server. */
   readonly advance: (millis: number) => Effect.Effect<void>
   /** Wraps each test program, e.g. to provide `TestClock`. */
@@ -23,18 +36,61 @@ export interface StoreConformanceOptions {
 }
 
 /**
+ * Redis keeps a key alive through its expiry millisecond; reads scheduled this much later
+ * must find it gone.
+ */
+const EXPIRY_MARGIN_MS = 2
+
+/** Runs `effect` with its start and end on the current `Clock`. */
+const timedRun = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const start = yield* Clock.currentTimeMillis
+    const value = yield* effect
+    const end = yield* Clock.currentTimeMillis
+    return { value, start, end }
+  })
+
+/**
  * The behaviour every `CanonicalInvocationStore` backend must have. Call it from a vitest
  * file of the backend's package with that backend's layer.
  */
 export const canonicalStoreConformance = (options: StoreConformanceOptions): void => {
-  const run = <A, E>(program: Effect.Effect<A, E, CanonicalInvocationStore>) => {
+  const runOn = <A, E>(
+    layer: Layer.Layer<CanonicalInvocationStore, unknown>,
+    program: Effect.Effect<A, E, CanonicalInvocationStore>
+  ) => {
     const wrapped = options.wrap ? options.wrap(program) : program
-    return Effect.runPromise(Effect.provide(wrapped, options.layer()) as Effect.Effect<A, unknown>)
+    return Effect.runPromise(Effect.provide(wrapped, layer) as Effect.Effect<A, unknown>)
   }
-  const ttl = options.ttlMillis
-  const timeout = options.timeoutMs ?? Math.max(10_000, ttl * 4)
+  const timeout = options.timeoutMs ?? Math.max(10_000, options.ttlMillis * 4)
   const t = (name: string, program: () => Effect.Effect<void, unknown, CanonicalInvocationStore>) =>
-    it(name, () => run(Effect.suspend(program)), timeout)
+    it(name, () => runOn(options.layer(), Effect.suspend(program)), timeout)
+
+  const { expiry } = options
+  const ttls = expiry ? doublingTtls(expiry.ttlMillis, expiry.attempts ?? 5) : [options.ttlMillis]
+  const ttlTimeout = options.timeoutMs ?? Math.max(10_000, 4 * ttls.reduce((sum, ttl) => sum + ttl, 0))
+  const ttlTest = (
+    name: string,
+    program: (ttlMillis: number) => Effect.Effect<TtlVerdict, unknown, CanonicalInvocationStore>
+  ) =>
+    it(
+      name,
+      () =>
+        judgeAtGrowingTtls(ttls, (ttl) =>
+          runOn(
+            expiry ? expiry.layer(ttl) : options.layer(),
+            Effect.suspend(() => program(ttl))
+          )
+        ),
+      ttlTimeout
+    )
+  /** Lets time pass until the `Clock` reads at least `target`. */
+  const waitUntil = (target: number): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      for (let now = yield* Clock.currentTimeMillis; now < target; now = yield* Clock.currentTimeMillis) {
+        yield* options.advance(target - now)
+      }
+    })
 
   describe.skipIf(options.skip === true)(`CanonicalInvocationStore conformance: ${options.name}`, () => {
     t("create then get returns the same record", () =>
@@ -190,38 +246,57 @@ export const canonicalStoreConformance = (options: StoreConformanceOptions): voi
       })
     )
 
-    t("a record expires after its TTL; afterwards create succeeds again", () =>
+    ttlTest("a record expires after its TTL; afterwards create succeeds again", (ttl) =>
       Effect.gen(function* () {
         const store = yield* CanonicalInvocationStore
         const record = projectingRecord()
-        yield* store.create(record)
-        yield* options.advance(ttl + Math.ceil(ttl * 0.2))
+        const created = yield* timedRun(store.create(record))
+        const read = yield* timedRun(store.get(record.runId, record.toolCallId))
+        // Alive before its TTL: only judged when the read finished before the earliest expiry.
+        if (read.end >= created.start + ttl) return "the first read finished after the TTL"
+        expect(Option.isSome(read.value)).toBe(true)
+        yield* waitUntil(created.end + ttl + EXPIRY_MARGIN_MS)
         expect(Option.isNone(yield* store.get(record.runId, record.toolCallId))).toBe(true)
         yield* store.create(record)
+        return JUDGED
       })
     )
 
-    t("reads never renew the TTL", () =>
+    ttlTest("reads never renew the TTL", (ttl) =>
       Effect.gen(function* () {
         const store = yield* CanonicalInvocationStore
         const record = projectingRecord()
-        yield* store.create(record)
-        yield* options.advance(Math.ceil(ttl * 0.6))
-        expect(Option.isSome(yield* store.get(record.runId, record.toolCallId))).toBe(true)
-        yield* options.advance(Math.ceil(ttl * 0.6))
-        expect(Option.isNone(yield* store.get(record.runId, record.toolCallId))).toBe(true)
+        const created = yield* timedRun(store.create(record))
+        yield* waitUntil(created.start + Math.ceil(ttl / 2))
+        const read = yield* timedRun(store.get(record.runId, record.toolCallId))
+        if (read.end >= created.start + ttl) return "the read finished after the TTL"
+        expect(Option.isSome(read.value)).toBe(true)
+        // Past the first TTL the record is gone, whatever the read did.
+        yield* waitUntil(created.end + ttl + EXPIRY_MARGIN_MS)
+        const late = yield* timedRun(store.get(record.runId, record.toolCallId))
+        expect(Option.isNone(late.value)).toBe(true)
+        // A renewed record would still have been there: the check could fail.
+        return late.end < read.start + ttl ? JUDGED : "the last read finished after a renewed TTL"
       })
     )
 
-    t("a transition keeps the remaining TTL", () =>
+    ttlTest("a transition keeps the remaining TTL", (ttl) =>
       Effect.gen(function* () {
         const store = yield* CanonicalInvocationStore
         const record = projectingRecord()
-        yield* store.create(record)
-        yield* options.advance(Math.ceil(ttl * 0.6))
-        yield* store.transition(readyRecord(record))
-        yield* options.advance(Math.ceil(ttl * 0.6))
-        expect(Option.isNone(yield* store.get(record.runId, record.toolCallId))).toBe(true)
+        const created = yield* timedRun(store.create(record))
+        yield* waitUntil(created.start + Math.ceil(ttl / 2))
+        const moved = yield* timedRun(Effect.exit(store.transition(readyRecord(record))))
+        if (moved.end >= created.start + ttl) return "the transition finished after the TTL"
+        expect(Exit.isSuccess(moved.value)).toBe(true)
+        const read = yield* timedRun(store.get(record.runId, record.toolCallId))
+        if (read.end < created.start + ttl) {
+          expect(Option.getOrUndefined(read.value)?.status).toBe("READY")
+        }
+        yield* waitUntil(created.end + ttl + EXPIRY_MARGIN_MS)
+        const late = yield* timedRun(store.get(record.runId, record.toolCallId))
+        expect(Option.isNone(late.value)).toBe(true)
+        return late.end < moved.start + ttl ? JUDGED : "the last read finished after a reset TTL"
       })
     )
   })
