@@ -4,14 +4,11 @@ import {
   type AuditSink,
   BackendError,
   type CanonicalInvocationStore,
+  readEnvConfigSync,
   type ToolDefinition
 } from "@aiops-harness/core"
 import { externalToolsScoped, loadMcpConfigFile } from "@aiops-harness/mcp"
-import {
-  canonicalStoreLayerFromEnv,
-  redisConfigFromEnv,
-  warnOnRedisEvictionPolicy
-} from "@aiops-harness/stores"
+import { canonicalStoreConfig, canonicalStoreLayer, warnOnRedisEvictionPolicy } from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
   EmbeddedLogBackend,
@@ -309,10 +306,8 @@ export const appLayer = (
 ): Layer.Layer<AppServices, StartupError> => {
   const clusterNodes = config.env.REDIS_CLUSTER_NODES?.trim()
   const metrics = options.metrics ?? makeAppMetrics()
-  const rawStore = canonicalStoreLayerFromEnv({
-    ...config.env,
-    REDIS_URL: config.redisUrl ?? undefined
-  }).pipe(
+  const storeSettings = readEnvConfigSync(canonicalStoreConfig, config.env)
+  const rawStore = canonicalStoreLayer(storeSettings).pipe(
     Layer.catchCause(
       startupFailure("canonical_store", {
         kind: "Redis",
@@ -324,10 +319,10 @@ export const appLayer = (
   )
   const store = instrumentedStoreLayer(rawStore, metrics)
   // A Redis that refuses writes when full (noeviction) is said at startup, never fatal.
-  const redisConfig = redisConfigFromEnv({ ...config.env, REDIS_URL: config.redisUrl ?? undefined })
-  const evictionCheck = redisConfig
-    ? Layer.effectDiscard(warnOnRedisEvictionPolicy(redisConfig))
-    : Layer.empty
+  const evictionCheck =
+    storeSettings._tag === "Redis"
+      ? Layer.effectDiscard(warnOnRedisEvictionPolicy(storeSettings.redis))
+      : Layer.empty
   const audit = auditLayerFromEnv(
     { ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined },
     { observer: auditObserver(metrics) }

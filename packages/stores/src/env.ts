@@ -1,105 +1,139 @@
 import {
   type CanonicalInvocationStore,
   type CanonicalStoreConfig,
+  EnvConfig,
   InMemoryCanonicalStore,
+  type InvalidConfig,
   isValidKeyPrefix,
   KEY_PREFIX_PATTERN,
+  MAX_TIMER_MS,
+  readEnvConfig,
+  readEnvConfigSync,
   type StoreError
 } from "@aiops-harness/core"
-import type { Layer } from "effect"
-import {
-  defaultRedisCanonicalStoreConfig,
-  type RedisCanonicalStoreConfig,
-  validateRedisCanonicalStoreConfig
-} from "./redis/config.js"
+import { Config, Effect, Layer, type Redacted } from "effect"
+import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig } from "./redis/config.js"
 import { RedisCanonicalStore } from "./redis/store.js"
 
 /** Environment variables the store is configured from (e.g. `process.env`). */
 export type StoreEnv = Readonly<Record<string, string | undefined>>
 
-const positiveInt = (env: StoreEnv, name: string): number | undefined => {
-  const raw = env[name]
-  if (raw === undefined || raw === "") return undefined
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`${name} must be a positive integer`)
-  return n
-}
+/** Which canonical store the configuration chose, with its settings. */
+export type CanonicalStoreSettings =
+  | { readonly _tag: "Redis"; readonly redis: RedisCanonicalStoreConfig }
+  | { readonly _tag: "InMemory"; readonly memory: Partial<CanonicalStoreConfig> }
 
-/** `CANONICAL_STORE_KEY_PREFIX`, checked against core's `KEY_PREFIX_PATTERN`. */
-const keyPrefix = (env: StoreEnv): string | undefined => {
-  const raw = env.CANONICAL_STORE_KEY_PREFIX
-  if (raw === undefined || raw === "") return undefined
-  if (!isValidKeyPrefix(raw)) {
-    throw new TypeError(
-      `CANONICAL_STORE_KEY_PREFIX must match ${String(KEY_PREFIX_PATTERN)} (no hash-tag braces)`
-    )
+const positive = (name: string) => EnvConfig.optionalInt(name, { min: 1 })
+const millis = (name: string) => EnvConfig.optionalInt(name, { min: 1, max: MAX_TIMER_MS })
+
+/** `host:port,host:port` -> cluster nodes (`undefined`: malformed). */
+const clusterNodes = (text: string): Array<{ host: string; port: number }> | undefined => {
+  const nodes: Array<{ host: string; port: number }> = []
+  for (const part of text.split(",")) {
+    const s = part.trim()
+    if (s.length === 0) continue
+    const at = s.lastIndexOf(":")
+    const portText = s.slice(at + 1)
+    const port = Number(portText)
+    if (at <= 0 || !/^\d+$/.test(portText) || port <= 0 || port > 65535) return undefined
+    nodes.push({ host: s.slice(0, at), port })
   }
-  return raw
+  return nodes.length > 0 ? nodes : undefined
 }
 
-/** `host:port,host:port` -> cluster nodes. */
-const clusterNodes = (raw: string): Array<{ host: string; port: number }> =>
-  raw
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
-    .map((s) => {
-      const at = s.lastIndexOf(":")
-      const port = Number(s.slice(at + 1))
-      if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) {
-        throw new TypeError("REDIS_CLUSTER_NODES: expected a comma-separated list of host:port")
-      }
-      return { host: s.slice(0, at), port }
-    })
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 
 /**
- * The Redis config the environment describes, or `undefined` without `REDIS_URL`.
- * Reads `REDIS_URL`, `REDIS_CLUSTER_NODES` (`host:port,...`), `CANONICAL_STORE_KEY_PREFIX`,
- * `CANONICAL_STORE_TTL_MS`, `CANONICAL_STORE_MAX_RECORD_BYTES`, `REDIS_COMMAND_TIMEOUT_MS`,
- * `REDIS_CONNECT_TIMEOUT_MS`, `REDIS_RECONNECT_MAX_DELAY_MS`, `CANONICAL_STORE_COMPRESS_ABOVE_BYTES`;
- * `overrides` win over both. Throws `TypeError` naming the variable
- * on malformed values, and `TypeError`/`RangeError` when the resulting config is invalid
- * (`validateRedisCanonicalStoreConfig`, e.g. a bad `overrides.keyPrefix`).
+ * The canonical store the environment describes: Redis with `REDIS_URL` (a `Redacted` URL; Cluster
+ * too with `REDIS_CLUSTER_NODES` = `host:port,...`), the embedded in-memory store otherwise. Also
+ * reads `CANONICAL_STORE_KEY_PREFIX`, `CANONICAL_STORE_TTL_MS`, `CANONICAL_STORE_MAX_RECORD_BYTES`,
+ * `REDIS_COMMAND_TIMEOUT_MS`, `REDIS_CONNECT_TIMEOUT_MS`, `REDIS_RECONNECT_MAX_DELAY_MS`,
+ * `CANONICAL_STORE_COMPRESS_ABOVE_BYTES` (strict positive integers; milliseconds at most
+ * 2147483647). A malformed value fails with `InvalidConfig` naming the variable.
  */
-export const redisConfigFromEnv = (
-  env: StoreEnv,
-  overrides: Partial<RedisCanonicalStoreConfig> = {}
-): RedisCanonicalStoreConfig | undefined => {
-  const url = overrides.url ?? env.REDIS_URL
-  if (!url) return undefined
-  const nodes = env.REDIS_CLUSTER_NODES ? clusterNodes(env.REDIS_CLUSTER_NODES) : undefined
-  const d = defaultRedisCanonicalStoreConfig
-  return validateRedisCanonicalStoreConfig({
-    ...d,
-    url,
-    keyPrefix: keyPrefix(env) ?? d.keyPrefix,
-    ttlMillis: positiveInt(env, "CANONICAL_STORE_TTL_MS") ?? d.ttlMillis,
-    maxRecordBytes: positiveInt(env, "CANONICAL_STORE_MAX_RECORD_BYTES") ?? d.maxRecordBytes,
-    commandTimeoutMs: positiveInt(env, "REDIS_COMMAND_TIMEOUT_MS") ?? d.commandTimeoutMs,
-    connectTimeoutMs: positiveInt(env, "REDIS_CONNECT_TIMEOUT_MS") ?? d.connectTimeoutMs,
-    reconnectMaxDelayMs: positiveInt(env, "REDIS_RECONNECT_MAX_DELAY_MS") ?? d.reconnectMaxDelayMs,
-    compressAboveBytes: positiveInt(env, "CANONICAL_STORE_COMPRESS_ABOVE_BYTES") ?? d.compressAboveBytes,
-    ...(nodes && nodes.length > 0 ? { cluster: { nodes } } : {}),
-    ...overrides
+export const canonicalStoreConfig: Config.Config<CanonicalStoreSettings> = Config.all({
+  url: EnvConfig.secretUrl("REDIS_URL", { protocols: ["redis:", "rediss:"] }),
+  nodes: EnvConfig.parsed("REDIS_CLUSTER_NODES", {
+    expected: "a comma-separated list of host:port",
+    parse: clusterNodes
+  }),
+  keyPrefix: EnvConfig.parsed("CANONICAL_STORE_KEY_PREFIX", {
+    expected: `a key prefix matching ${String(KEY_PREFIX_PATTERN)} (no hash-tag braces)`,
+    parse: (text) => (isValidKeyPrefix(text) ? text : undefined)
+  }),
+  ttlMillis: millis("CANONICAL_STORE_TTL_MS"),
+  maxRecordBytes: positive("CANONICAL_STORE_MAX_RECORD_BYTES"),
+  commandTimeoutMs: millis("REDIS_COMMAND_TIMEOUT_MS"),
+  connectTimeoutMs: millis("REDIS_CONNECT_TIMEOUT_MS"),
+  reconnectMaxDelayMs: millis("REDIS_RECONNECT_MAX_DELAY_MS"),
+  compressAboveBytes: positive("CANONICAL_STORE_COMPRESS_ABOVE_BYTES")
+}).pipe(
+  Config.map(({ url, nodes, ...rest }): CanonicalStoreSettings => {
+    const common = {
+      keyPrefix: rest.keyPrefix,
+      ttlMillis: rest.ttlMillis,
+      maxRecordBytes: rest.maxRecordBytes
+    }
+    if (url === undefined) return { _tag: "InMemory", memory: defined(common) }
+    return {
+      _tag: "Redis",
+      redis: {
+        ...defaultRedisCanonicalStoreConfig,
+        ...defined(rest),
+        url,
+        ...(nodes !== undefined ? { cluster: { nodes } } : {})
+      }
+    }
   })
+)
+
+/**
+ * Settings with `overrides` applied (tests: a unique `keyPrefix`). An `overrides.url` turns the
+ * in-memory choice into Redis.
+ */
+export const withStoreOverrides = (
+  settings: CanonicalStoreSettings,
+  overrides: Partial<RedisCanonicalStoreConfig>
+): CanonicalStoreSettings => {
+  if (settings._tag === "Redis") return { _tag: "Redis", redis: { ...settings.redis, ...overrides } }
+  if (overrides.url !== undefined) {
+    const url: string | Redacted.Redacted<string> = overrides.url
+    return {
+      _tag: "Redis",
+      redis: { ...defaultRedisCanonicalStoreConfig, ...settings.memory, ...overrides, url }
+    }
+  }
+  const { keyPrefix, ttlMillis, maxRecordBytes } = overrides
+  return {
+    _tag: "InMemory",
+    memory: { ...settings.memory, ...defined({ keyPrefix, ttlMillis, maxRecordBytes }) }
+  }
 }
 
 /**
- * `REDIS_URL` set -> the Redis store (Cluster too with `REDIS_CLUSTER_NODES`); otherwise the
- * embedded in-memory store (single process only; records vanish with it). Throws like
- * `redisConfigFromEnv` on malformed values, for the in-memory store too.
+ * The store the settings chose. Settings are checked when called (`TypeError`/`RangeError`
+ * for values no environment can produce, e.g. a bad `overrides.keyPrefix`).
+ */
+export const canonicalStoreLayer = (
+  settings: CanonicalStoreSettings
+): Layer.Layer<CanonicalInvocationStore, StoreError> =>
+  settings._tag === "Redis"
+    ? RedisCanonicalStore.layer(settings.redis)
+    : InMemoryCanonicalStore.layer(settings.memory)
+
+/** Reads `config` (default {@link canonicalStoreConfig}) when built, then the store it chose. */
+export const canonicalStoreLayerConfig = (
+  config: Config.Config<CanonicalStoreSettings> = canonicalStoreConfig
+): Layer.Layer<CanonicalInvocationStore, StoreError | InvalidConfig> =>
+  Layer.unwrap(Effect.map(readEnvConfig(config), canonicalStoreLayer))
+
+/**
+ * `canonicalStoreLayer` of `env` read at once: throws `InvalidConfig` naming the variable on a
+ * malformed value (for the in-memory store too).
  */
 export const canonicalStoreLayerFromEnv = (
   env: StoreEnv = process.env,
   overrides: Partial<RedisCanonicalStoreConfig> = {}
-): Layer.Layer<CanonicalInvocationStore, StoreError> => {
-  const redis = redisConfigFromEnv(env, overrides)
-  if (redis) return RedisCanonicalStore.layer(redis)
-  const memory: Partial<CanonicalStoreConfig> = {
-    keyPrefix: overrides.keyPrefix ?? keyPrefix(env),
-    ttlMillis: overrides.ttlMillis ?? positiveInt(env, "CANONICAL_STORE_TTL_MS"),
-    maxRecordBytes: overrides.maxRecordBytes ?? positiveInt(env, "CANONICAL_STORE_MAX_RECORD_BYTES")
-  }
-  const defined = Object.fromEntries(Object.entries(memory).filter(([, v]) => v !== undefined))
-  return InMemoryCanonicalStore.layer(defined)
-}
+): Layer.Layer<CanonicalInvocationStore, StoreError> =>
+  canonicalStoreLayer(withStoreOverrides(readEnvConfigSync(canonicalStoreConfig, env), overrides))

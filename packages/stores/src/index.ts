@@ -3,7 +3,15 @@ export {
   InMemoryCanonicalStore,
   makeInMemoryCanonicalStore
 } from "@aiops-harness/core"
-export { canonicalStoreLayerFromEnv, redisConfigFromEnv, type StoreEnv } from "./env.js"
+export {
+  type CanonicalStoreSettings,
+  canonicalStoreConfig,
+  canonicalStoreLayer,
+  canonicalStoreLayerConfig,
+  canonicalStoreLayerFromEnv,
+  type StoreEnv,
+  withStoreOverrides
+} from "./env.js"
 export {
   checkRedisEvictionPolicy,
   DEFAULT_COMPRESS_ABOVE_BYTES,

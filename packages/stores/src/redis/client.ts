@@ -1,4 +1,4 @@
-import { StoreError } from "@aiops-harness/core"
+import { revealed, StoreError } from "@aiops-harness/core"
 import { Effect } from "effect"
 import { Cluster, Redis, type RedisOptions } from "ioredis"
 import { defaultRedisCanonicalStoreConfig, type RedisCanonicalStoreConfig, reconnectDelay } from "./config.js"
@@ -91,10 +91,10 @@ export const createConnection = (config: RedisCanonicalStoreConfig): RedisConnec
           enableReadyCheck: true,
           clusterRetryStrategy: retryStrategy,
           slotsRefreshTimeout: config.commandTimeoutMs,
-          redisOptions: { ...perNode, ...credentials(config.url) }
+          redisOptions: { ...perNode, ...credentials(revealed(config.url)) }
         }
       )
-    : new Redis(config.url, { ...perNode, enableReadyCheck: true, retryStrategy })
+    : new Redis(revealed(config.url), { ...perNode, enableReadyCheck: true, retryStrategy })
   if (client instanceof Cluster) client.on("+node", failFastOnceReady)
   // Failures reach callers as command rejections; without a listener ioredis logs them.
   client.on("error", () => {})

@@ -1,12 +1,14 @@
-import { defaultCanonicalStoreConfig, validateStoreConfig } from "@aiops-harness/core"
+import { defaultCanonicalStoreConfig, revealed, validateStoreConfig } from "@aiops-harness/core"
+import type { Redacted } from "effect"
 
 /** Configuration of the Redis-backed canonical invocation store. */
 export interface RedisCanonicalStoreConfig {
   /**
    * `redis://[user:password@]host:port[/db]` or `rediss://...` (TLS). With `cluster` set,
-   * only its credentials and scheme are used; the nodes come from `cluster.nodes`.
+   * only its credentials and scheme are used; the nodes come from `cluster.nodes`. `Redacted`
+   * keeps a password out of logs and errors (the environment config always gives one).
    */
-  readonly url: string
+  readonly url: string | Redacted.Redacted<string>
   /**
    * Key prefix, e.g. `aiops`: keys are `<prefix>:run:{<runId>}:inv:<toolCallId>`. Must match
    * core's `KEY_PREFIX_PATTERN` (`[A-Za-z0-9_.:-]{1,64}`, no hash-tag braces).
@@ -71,7 +73,8 @@ const positiveInteger = (name: string, value: unknown): void => {
  * (`TypeError`) and the cluster nodes non-empty (`TypeError`). Returns the config.
  */
 export const validateRedisCanonicalStoreConfig = <C extends RedisCanonicalStoreConfig>(config: C): C => {
-  if (typeof config.url !== "string" || config.url.length === 0) {
+  const url: unknown = revealed(config.url)
+  if (typeof url !== "string" || url.length === 0) {
     throw new TypeError("redis canonical store: url must be a non-empty string")
   }
   validateStoreConfig({
