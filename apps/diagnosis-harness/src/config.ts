@@ -1,23 +1,26 @@
-import { Data } from "effect"
-import { type TelemetryConfig, telemetryConfigFromEnv } from "./telemetry.js"
-import { DEFAULT_SCENARIO, isScenarioId, SCENARIO_IDS, type ScenarioId } from "./demo/logs.js"
+import { type AuditSettings, auditConfig } from "@aiops-harness/audit"
+import {
+  EnvConfig,
+  InvalidConfig,
+  REDACTED_TEXT,
+  readEnvConfigSync,
+  rejectConfig,
+  revealed
+} from "@aiops-harness/core"
+import { type CanonicalStoreSettings, canonicalStoreConfig } from "@aiops-harness/stores"
+import { Config, ConfigProvider, Effect, Redacted } from "effect"
+import { DEFAULT_SCENARIO, SCENARIO_IDS, type ScenarioId } from "./demo/logs.js"
+import { type TelemetryConfig, telemetryConfig } from "./telemetry.js"
 
-/** The configuration is unusable: `field` names the variable or option, `reason` says why. */
-export class ConfigError extends Data.TaggedError("ConfigError")<{
-  readonly field: string
-  readonly reason: string
-}> {
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+export { InvalidConfig }
 
 export type ModelConfig =
   | { readonly kind: "offline" }
   | {
       readonly kind: "openai-compatible"
       readonly baseUrl: string
-      readonly apiKey: string
+      /** `OPENAI_API_KEY`: `Redacted`, revealed only into the request header. */
+      readonly apiKey: Redacted.Redacted<string>
       readonly model: string
       readonly timeoutMs: number
       readonly maxRetries: number
@@ -30,15 +33,22 @@ export type ModelConfig =
     }
 
 export interface AppConfig {
-  /** `REDIS_URL`: canonical store in Redis; absent -> in-memory store. */
-  readonly redisUrl: string | null
-  /** `MYSQL_URL`: durable audit + demo business schema (administrator); absent -> in-memory audit, no `query_mysql`. */
-  readonly mysqlUrl: string | null
+  /** The canonical store the environment chose (`REDIS_URL` and `CANONICAL_STORE_*`, `REDIS_*`). */
+  readonly store: CanonicalStoreSettings
+  /** The audit the environment chose (`MYSQL_URL` and `AUDIT_*`). */
+  readonly audit: AuditSettings
+  /** `REDIS_URL` (`Redacted`): canonical store in Redis; absent -> in-memory store. */
+  readonly redisUrl: Redacted.Redacted<string> | null
   /**
-   * `MYSQL_QUERY_URL`: the SELECT-only user `query_mysql` runs as (same server as `MYSQL_URL`;
-   * `migrate` and startup create it with SELECT on the demo schema). Absent -> no `query_mysql`.
+   * `MYSQL_URL` (`Redacted`, names a database): durable audit + demo business schema
+   * (administrator); absent -> in-memory audit, no `query_mysql`.
    */
-  readonly mysqlQueryUrl: string | null
+  readonly mysqlUrl: Redacted.Redacted<string> | null
+  /**
+   * `MYSQL_QUERY_URL` (`Redacted`): the SELECT-only user `query_mysql` runs as (same server as
+   * `MYSQL_URL`; `migrate` and startup create it with SELECT on the demo schema). Absent -> no `query_mysql`.
+   */
+  readonly mysqlQueryUrl: Redacted.Redacted<string> | null
   readonly model: ModelConfig
   /** `SCENARIO` / `--scenario`: the demo incident of the embedded log world. */
   readonly scenario: ScenarioId
@@ -73,8 +83,6 @@ export interface AppConfig {
   readonly mcpServersConfig: string | null
   /** Tool calls one MCP session (one run) may make (`MCP_MAX_TOOL_CALLS`, default 32). */
   readonly mcpMaxToolCalls: number
-  /** The whole environment, handed to the packages' `*FromEnv` helpers. */
-  readonly env: Readonly<Record<string, string | undefined>>
 }
 
 /** Default HTTP request body limit: a question is at most 2000 characters, 64 KB is ample. */
@@ -82,184 +90,184 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
 export type Env = Readonly<Record<string, string | undefined>>
 
-const nonEmpty = (value: string | undefined): string | null => {
-  const v = value?.trim()
-  return v ? v : null
-}
-
-const intIn = (
-  field: string,
-  raw: string | undefined,
-  fallback: number,
-  min: number,
-  max: number
-): number => {
-  const v = nonEmpty(raw)
-  if (v === null) return fallback
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError({ field, reason: `expected an integer in ${min}..${max}, got "${v}"` })
-  }
-  return n
-}
-
-const bool = (field: string, raw: string | undefined, fallback: boolean): boolean => {
-  const v = nonEmpty(raw)?.toLowerCase() ?? null
-  if (v === null) return fallback
-  if (v === "true" || v === "1") return true
-  if (v === "false" || v === "0") return false
-  throw new ConfigError({ field, reason: `expected true or false, got "${v.slice(0, 20)}"` })
-}
-
-const headerName = (field: string, raw: string | undefined): string | null => {
-  const v = nonEmpty(raw)
-  if (v === null) return null
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(v))
-    throw new ConfigError({ field, reason: "expected an HTTP header name" })
-  return v.toLowerCase()
-}
-
-/** `a=1&b=2` (a leading `?` allowed); values are not echoed in errors. */
-const queryOf = (field: string, raw: string | undefined): Readonly<Record<string, string>> | null => {
-  const v = nonEmpty(raw)
-  if (v === null) return null
-  const params = new URLSearchParams(v.replace(/^\?/, ""))
+/** `a=1&b=2` (a leading `?` allowed); `undefined`: not name=value pairs. */
+const queryOf = (text: string): Readonly<Record<string, string>> | undefined => {
   const out: Record<string, string> = {}
-  for (const [k, value] of params) {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k))
-      throw new ConfigError({ field, reason: "expected name=value pairs" })
+  for (const [k, value] of new URLSearchParams(text.replace(/^\?/, ""))) {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) return undefined
     out[k] = value
   }
-  if (Object.keys(out).length === 0) throw new ConfigError({ field, reason: "expected name=value pairs" })
-  return out
+  return Object.keys(out).length > 0 ? out : undefined
 }
 
-const url = (field: string, raw: string | undefined, protocols: ReadonlyArray<string>): string | null => {
-  const v = nonEmpty(raw)
-  if (v === null) return null
-  let parsed: URL
-  try {
-    parsed = new URL(v)
-  } catch {
-    // Never echo the value: a URL may carry a password.
-    throw new ConfigError({ field, reason: "not a valid URL" })
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError({ field, reason: `expected a ${protocols.join(" or ")} URL` })
-  }
-  return v
-}
+const HTTP = { protocols: ["http:", "https:"] }
 
-const LOG_LEVELS: Record<string, AppConfig["logLevel"] | undefined> = {
-  debug: "Debug",
-  info: "Info",
-  warn: "Warn",
-  error: "Error"
-}
+const modelDetails = (baseUrl: string, apiKey: Redacted.Redacted<string>): Config.Config<ModelConfig> =>
+  Config.all({
+    model: EnvConfig.string("MODEL"),
+    timeoutMs: EnvConfig.int("MODEL_TIMEOUT_MS", 60_000, { min: 1000, max: 600_000 }),
+    maxRetries: EnvConfig.int("MODEL_MAX_RETRIES", 2, { min: 0, max: 10 }),
+    stream: EnvConfig.boolean("MODEL_STREAM", false),
+    apiKeyHeader: EnvConfig.parsed("MODEL_API_KEY_HEADER", {
+      expected: "an HTTP header name",
+      parse: (text) => (/^[A-Za-z0-9-]{1,64}$/.test(text) ? text.toLowerCase() : undefined)
+    }),
+    // Query values may carry a token: never shown.
+    query: EnvConfig.parsed("MODEL_QUERY", { expected: "name=value pairs", parse: queryOf, secret: true })
+  }).pipe(
+    Config.mapEffect((m) =>
+      m.model === undefined
+        ? rejectConfig({
+            variable: "MODEL",
+            expected: "a model name (required with OPENAI_BASE_URL)",
+            got: ""
+          })
+        : Effect.succeed<ModelConfig>({
+            kind: "openai-compatible",
+            baseUrl,
+            apiKey,
+            model: m.model,
+            timeoutMs: m.timeoutMs,
+            maxRetries: m.maxRetries,
+            stream: m.stream,
+            apiKeyHeader: m.apiKeyHeader ?? null,
+            query: m.query ?? null
+          })
+    )
+  )
+
+/**
+ * `OPENAI_BASE_URL` + `OPENAI_API_KEY` + `MODEL`: an OpenAI-compatible model (the `MODEL_*`
+ * settings are read only then); none of them: offline.
+ */
+const modelConfig: Config.Config<ModelConfig> = Config.all({
+  baseUrl: EnvConfig.url("OPENAI_BASE_URL", HTTP),
+  apiKey: EnvConfig.secret("OPENAI_API_KEY")
+}).pipe(
+  Config.flatMap(({ baseUrl, apiKey }): Config.Config<ModelConfig> => {
+    if (baseUrl === undefined && apiKey === undefined) return Config.succeed({ kind: "offline" })
+    if (baseUrl === undefined)
+      return missing("OPENAI_BASE_URL", "an http: or https: URL (required with OPENAI_API_KEY)")
+    if (apiKey === undefined) return missing("OPENAI_API_KEY", "an API key (required with OPENAI_BASE_URL)")
+    return modelDetails(baseUrl, apiKey)
+  })
+)
+
+const missing = (variable: string, expected: string): Config.Config<never> =>
+  Config.succeed(undefined).pipe(Config.mapEffect(() => rejectConfig({ variable, expected, got: "" })))
+
+const userOf = (url: Redacted.Redacted<string>): string => decodeURIComponent(new URL(revealed(url)).username)
+
+/** `MYSQL_QUERY_URL`: requires `MYSQL_URL`, names a user other than its administrator. */
+const mysqlQueryUrlConfig = (
+  mysqlUrl: Redacted.Redacted<string> | null
+): Config.Config<Redacted.Redacted<string> | null> =>
+  EnvConfig.secretUrl("MYSQL_QUERY_URL", { protocols: ["mysql:", "mariadb:"] }).pipe(
+    Config.mapEffect((queryUrl) => {
+      if (queryUrl === undefined) return Effect.succeed(null)
+      const reject = (expected: string) =>
+        rejectConfig({ variable: "MYSQL_QUERY_URL", expected, got: REDACTED_TEXT })
+      if (mysqlUrl === null) return reject("MYSQL_URL to be set too (the demo schema lives there)")
+      const user = userOf(queryUrl)
+      if (user === "") return reject("a URL naming a SELECT-only user")
+      if (user === userOf(mysqlUrl)) return reject("a SELECT-only user, not the MYSQL_URL administrator")
+      return Effect.succeed(queryUrl)
+    })
+  )
+
+const asRedacted = (url: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>
+  Redacted.isRedacted(url) ? url : Redacted.make(url)
+
+const LOG_LEVELS = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" } as const
 
 export interface ConfigOverrides {
   readonly scenario?: string
   readonly port?: string | number
 }
 
+/** `config(variable)`, or `config(option)` read from the CLI's value when one was given. */
+const overridable = <T>(
+  config: (name: string) => Config.Config<T>,
+  variable: string,
+  option: string,
+  value: string | number | undefined
+): Config.Config<T> =>
+  value === undefined
+    ? config(variable)
+    : Config.succeed(undefined).pipe(
+        Config.mapEffect(() =>
+          config(option).parse(ConfigProvider.fromEnvRecord({ [option]: String(value) }))
+        )
+      )
+
 /**
- * Reads the app configuration from the environment (and CLI overrides). Throws `ConfigError`
- * with the offending variable's name; values that may hold secrets are never echoed.
+ * The whole app configuration, read once at startup: every package's settings (store, audit,
+ * model, telemetry) and the app's own. Secrets (`REDIS_URL`, `MYSQL_URL`, `MYSQL_QUERY_URL`,
+ * `OPENAI_API_KEY`, OTLP headers) are `Redacted`. A bad value fails with `InvalidConfig`
+ * naming the variable (or the CLI option).
  */
-export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = {}): AppConfig => {
-  const scenarioRaw = overrides.scenario ?? nonEmpty(env.SCENARIO) ?? DEFAULT_SCENARIO
-  if (!isScenarioId(scenarioRaw)) {
-    throw new ConfigError({
-      field: overrides.scenario !== undefined ? "--scenario" : "SCENARIO",
-      reason: `unknown scenario "${scenarioRaw}" (one of: ${SCENARIO_IDS.join(", ")})`
-    })
-  }
-  const baseUrl = url("OPENAI_BASE_URL", env.OPENAI_BASE_URL, ["http:", "https:"])
-  const apiKey = nonEmpty(env.OPENAI_API_KEY)
-  const modelName = nonEmpty(env.MODEL)
-  let model: ModelConfig = { kind: "offline" }
-  if (baseUrl !== null || apiKey !== null) {
-    if (baseUrl === null)
-      throw new ConfigError({ field: "OPENAI_BASE_URL", reason: "required with OPENAI_API_KEY" })
-    if (apiKey === null)
-      throw new ConfigError({ field: "OPENAI_API_KEY", reason: "required with OPENAI_BASE_URL" })
-    if (modelName === null) throw new ConfigError({ field: "MODEL", reason: "required with OPENAI_BASE_URL" })
-    model = {
-      kind: "openai-compatible",
-      baseUrl,
-      apiKey,
-      model: modelName,
-      timeoutMs: intIn("MODEL_TIMEOUT_MS", env.MODEL_TIMEOUT_MS, 60_000, 1000, 600_000),
-      maxRetries: intIn("MODEL_MAX_RETRIES", env.MODEL_MAX_RETRIES, 2, 0, 10),
-      stream: bool("MODEL_STREAM", env.MODEL_STREAM, false),
-      apiKeyHeader: headerName("MODEL_API_KEY_HEADER", env.MODEL_API_KEY_HEADER),
-      query: queryOf("MODEL_QUERY", env.MODEL_QUERY)
-    }
-  }
-  const portRaw = overrides.port !== undefined ? String(overrides.port) : env.PORT
-  const mysqlUrl = url("MYSQL_URL", env.MYSQL_URL, ["mysql:", "mariadb:"])
-  const mysqlQueryUrl = url("MYSQL_QUERY_URL", env.MYSQL_QUERY_URL, ["mysql:", "mariadb:"])
-  if (mysqlQueryUrl !== null) {
-    if (mysqlUrl === null)
-      throw new ConfigError({
-        field: "MYSQL_QUERY_URL",
-        reason: "requires MYSQL_URL (the demo schema lives there)"
-      })
-    const queryUser = decodeURIComponent(new URL(mysqlQueryUrl).username)
-    if (queryUser === "")
-      throw new ConfigError({ field: "MYSQL_QUERY_URL", reason: "must name a SELECT-only user" })
-    if (queryUser === decodeURIComponent(new URL(mysqlUrl).username))
-      throw new ConfigError({
-        field: "MYSQL_QUERY_URL",
-        reason: "must use a SELECT-only user, not the MYSQL_URL administrator"
-      })
-  }
-  const levelRaw = (nonEmpty(env.LOG_LEVEL) ?? "info").toLowerCase()
-  const logLevel = LOG_LEVELS[levelRaw]
-  if (logLevel === undefined) {
-    throw new ConfigError({
-      field: "LOG_LEVEL",
-      reason: `expected one of ${Object.keys(LOG_LEVELS).join(", ")}, got "${levelRaw}"`
-    })
-  }
-  return {
-    redisUrl: url("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]),
-    mysqlUrl,
-    mysqlQueryUrl,
-    model,
-    scenario: scenarioRaw,
-    logMinutes: intIn("DEMO_LOG_MINUTES", env.DEMO_LOG_MINUTES, 60, 5, 1440),
-    seed: intIn("DEMO_SEED", env.DEMO_SEED, 20260315, 0, 2 ** 31 - 1),
-    maxSteps: intIn("MAX_STEPS", env.MAX_STEPS, 8, 1, 50),
-    port: intIn(overrides.port !== undefined ? "--port" : "PORT", portRaw, 8787, 0, 65535),
-    host: nonEmpty(env.HOST) ?? "127.0.0.1",
-    shutdownGraceMs: intIn("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
-    telemetry: telemetryConfigFromEnv(env),
-    maxBodyBytes: intIn(
-      "HTTP_MAX_BODY_BYTES",
-      env.HTTP_MAX_BODY_BYTES,
-      DEFAULT_MAX_BODY_BYTES,
-      256,
-      16 * 1024 * 1024
+export const appConfig = (overrides: ConfigOverrides = {}): Config.Config<AppConfig> =>
+  Config.all({
+    store: canonicalStoreConfig,
+    audit: auditConfig,
+    model: modelConfig,
+    scenario: overridable(
+      (name) => EnvConfig.oneOf(name, SCENARIO_IDS, DEFAULT_SCENARIO),
+      "SCENARIO",
+      "--scenario",
+      overrides.scenario
     ),
-    logLevel,
-    mcpServersConfig: nonEmpty(env.MCP_SERVERS_CONFIG),
-    mcpMaxToolCalls: intIn("MCP_MAX_TOOL_CALLS", env.MCP_MAX_TOOL_CALLS, 32, 1, 1000),
-    env
-  }
-}
+    logMinutes: EnvConfig.int("DEMO_LOG_MINUTES", 60, { min: 5, max: 1440 }),
+    seed: EnvConfig.int("DEMO_SEED", 20260315, { min: 0, max: 2 ** 31 - 1 }),
+    maxSteps: EnvConfig.int("MAX_STEPS", 8, { min: 1, max: 50 }),
+    port: overridable(
+      (name) => EnvConfig.int(name, 8787, { min: 0, max: 65535 }),
+      "PORT",
+      "--port",
+      overrides.port
+    ),
+    host: EnvConfig.string("HOST", "127.0.0.1"),
+    shutdownGraceMs: EnvConfig.int("SHUTDOWN_GRACE_MS", 10_000, { min: 0, max: 600_000 }),
+    telemetry: telemetryConfig,
+    maxBodyBytes: EnvConfig.int("HTTP_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, {
+      min: 256,
+      max: 16 * 1024 * 1024
+    }),
+    logLevel: EnvConfig.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info").pipe(
+      Config.map((level) => LOG_LEVELS[level])
+    ),
+    mcpServersConfig: EnvConfig.string("MCP_SERVERS_CONFIG"),
+    mcpMaxToolCalls: EnvConfig.int("MCP_MAX_TOOL_CALLS", 32, { min: 1, max: 1000 })
+  }).pipe(
+    Config.flatMap((c) => {
+      const mysqlUrl = c.audit._tag === "Mysql" ? c.audit.mysql.url : null
+      return Config.map(
+        mysqlQueryUrlConfig(mysqlUrl),
+        (mysqlQueryUrl): AppConfig => ({
+          ...c,
+          redisUrl: c.store._tag === "Redis" ? asRedacted(c.store.redis.url) : null,
+          mysqlUrl,
+          mysqlQueryUrl,
+          mcpServersConfig: c.mcpServersConfig ?? null
+        })
+      )
+    })
+  )
+
+/** Reads the app configuration from `env` (and CLI overrides). Throws `InvalidConfig`. */
+export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = {}): AppConfig =>
+  readEnvConfigSync(appConfig(overrides), env)
+
+/** The one line a configuration error is reported with, at startup and anywhere after. */
+export const describeInvalidConfig = (error: InvalidConfig): string => `configuration error: ${error.message}`
 
 /** The database name of a MySQL URL (`test` in `mysql://root@127.0.0.1:3306/test`). */
-export const mysqlDatabaseOf = (mysqlUrl: string): string => {
-  const name = decodeURIComponent(new URL(mysqlUrl).pathname.replace(/^\//, ""))
-  if (!name)
-    throw new ConfigError({ field: "MYSQL_URL", reason: "must name a database (mysql://user@host:3306/db)" })
-  return name
-}
+export const mysqlDatabaseOf = (mysqlUrl: string | Redacted.Redacted<string>): string =>
+  decodeURIComponent(new URL(revealed(mysqlUrl)).pathname.replace(/^\//, ""))
 
 /** Where each backend lives, without credentials (for banners and `/healthz`). */
 export const describeBackends = (config: AppConfig) => ({
-  canonical_store: config.redisUrl ? "redis" : "in-memory",
+  canonical_store: config.store._tag === "Redis" ? "redis" : "in-memory",
   audit: config.mysqlUrl ? "mysql" : "in-memory",
   business_datasource: config.mysqlUrl && config.mysqlQueryUrl ? "mysql" : "disabled",
   model: config.model.kind === "offline" ? "offline" : `openai-compatible:${config.model.model}`,

@@ -1,6 +1,12 @@
 import { ID_PATTERN } from "@aiops-harness/core"
 import { Cause, Effect, Exit } from "effect"
-import { type AppConfig, ConfigError, describeBackends, loadConfig } from "./config.js"
+import {
+  type AppConfig,
+  describeBackends,
+  describeInvalidConfig,
+  InvalidConfig,
+  loadConfig
+} from "./config.js"
 import { type DiagnoseOutcome, diagnose, InvalidIdInput } from "./diagnose.js"
 import { formatProgress, formatReport, formatTrace, runPageLink } from "./format.js"
 import { serveMcpStdio } from "./mcp.js"
@@ -106,7 +112,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParsedArgs => {
 const describeStartup = (cause: Cause.Cause<unknown>): string => {
   const error = Cause.squash(cause)
   if (error instanceof StartupError) return `cannot start: ${error.message}`
-  if (error instanceof ConfigError) return `configuration: ${error.message}`
+  if (error instanceof InvalidConfig) return describeInvalidConfig(error)
   if (error instanceof InvalidIdInput) return error.message
   return "unexpected error (see the server log for details)"
 }
@@ -363,9 +369,9 @@ export const main = async (
       ...(args.options.port !== undefined ? { port: args.options.port } : {})
     })
   } catch (error) {
-    if (error instanceof ConfigError) {
-      if (error.field.startsWith("--")) return usageError(io, error.message)
-      io.err(`configuration error: ${error.message}`)
+    if (error instanceof InvalidConfig) {
+      if (error.variable.startsWith("--")) return usageError(io, error.message)
+      io.err(describeInvalidConfig(error))
       return 1
     }
     throw error

@@ -1,14 +1,14 @@
 import { type ChatModel, OfflineModel, OpenAICompatibleModel } from "@aiops-harness/agent"
-import { auditLayerFromEnv, migrate, type TraceQuery } from "@aiops-harness/audit"
+import { auditLayer, migrate, type TraceQuery } from "@aiops-harness/audit"
 import {
   type AuditSink,
   BackendError,
   type CanonicalInvocationStore,
-  readEnvConfigSync,
+  revealed,
   type ToolDefinition
 } from "@aiops-harness/core"
 import { externalToolsScoped, loadMcpConfigFile } from "@aiops-harness/mcp"
-import { canonicalStoreConfig, canonicalStoreLayer, warnOnRedisEvictionPolicy } from "@aiops-harness/stores"
+import { canonicalStoreLayer, warnOnRedisEvictionPolicy } from "@aiops-harness/stores"
 import {
   EmbeddedKnowledgeSearch,
   EmbeddedLogBackend,
@@ -21,7 +21,7 @@ import {
   queryLogsTool,
   queryMysqlTool
 } from "@aiops-harness/tools"
-import { type Cause, Clock, Context, Data, Effect, Layer, ManagedRuntime } from "effect"
+import { type Cause, Clock, Context, Data, Effect, Layer, ManagedRuntime, type Redacted } from "effect"
 import { type AppConfig, mysqlDatabaseOf } from "./config.js"
 import {
   DEMO_DATASOURCE,
@@ -116,10 +116,11 @@ const startupFailure =
     ) as Layer.Layer<unknown, StartupError>
 
 /** `StartupError` of a MySQL step (migration, datasource) with the failure described. */
-const mysqlStartupError = (stage: StartupError["stage"], url: string) => (cause: unknown) =>
-  Effect.flatMap(describeBackendFailure({ kind: "MySQL", url, cause }), (reason) =>
-    Effect.fail(new StartupError({ stage, reason, cause }))
-  )
+const mysqlStartupError =
+  (stage: StartupError["stage"], url: Redacted.Redacted<string>) => (cause: unknown) =>
+    Effect.flatMap(describeBackendFailure({ kind: "MySQL", url, cause }), (reason) =>
+      Effect.fail(new StartupError({ stage, reason, cause }))
+    )
 
 /** Business schema migration: versions far above the audit schema's, same `schema_migrations` table. */
 export const demoSchemaMigration = () => ({
@@ -129,33 +130,37 @@ export const demoSchemaMigration = () => ({
 })
 
 /** Creates the SELECT-only user of `MYSQL_QUERY_URL` with SELECT on the demo schema (idempotent). */
-const ensureQueryUser = (mysqlUrl: string, mysqlQueryUrl: string) =>
-  Effect.try({ try: () => mysqlDatabaseOf(mysqlUrl), catch: (e) => e }).pipe(
-    Effect.flatMap((database) =>
-      ensureMysqlQueryUser({ adminUrl: mysqlUrl, queryUrl: mysqlQueryUrl, databases: [database] })
-    )
-  )
+const ensureQueryUser = (mysqlUrl: Redacted.Redacted<string>, mysqlQueryUrl: Redacted.Redacted<string>) =>
+  // The tools' MySQL helpers take the URL text: revealed only into them.
+  ensureMysqlQueryUser({
+    adminUrl: revealed(mysqlUrl),
+    queryUrl: revealed(mysqlQueryUrl),
+    databases: [mysqlDatabaseOf(mysqlUrl)]
+  })
 
 /**
  * Applies the audit schema and the demo business schema to `mysqlUrl` (idempotent); with
  * `mysqlQueryUrl`, also creates its SELECT-only user for `query_mysql`.
  */
-export const migrateAll = (mysqlUrl: string, mysqlQueryUrl: string | null = null) =>
+export const migrateAll = (
+  mysqlUrl: Redacted.Redacted<string>,
+  mysqlQueryUrl: Redacted.Redacted<string> | null = null
+) =>
   Effect.gen(function* () {
-    const audit = yield* migrate(mysqlUrl)
-    const business = yield* migrate(mysqlUrl, { migrations: [demoSchemaMigration()] })
+    const audit = yield* migrate(revealed(mysqlUrl))
+    const business = yield* migrate(revealed(mysqlUrl), { migrations: [demoSchemaMigration()] })
     const queryUser =
       mysqlQueryUrl === null
         ? null
         : {
             ...(yield* ensureQueryUser(mysqlUrl, mysqlQueryUrl)),
-            database: new URL(mysqlUrl).pathname.slice(1)
+            database: mysqlDatabaseOf(mysqlUrl)
           }
     return { audit, business, queryUser }
   }).pipe(Effect.catch(mysqlStartupError("migrate", mysqlUrl)))
 
 /** The query user may do more than SELECT: say so (the problems hold no secrets), never start. */
-const unsafeQueryUser = (url: string) => (error: MysqlExecutionError) =>
+const unsafeQueryUser = (url: Redacted.Redacted<string>) => (error: MysqlExecutionError) =>
   error.code === "UNSAFE_PRIVILEGES"
     ? Effect.fail(
         new StartupError({
@@ -257,7 +262,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
       ]
       if (config.mysqlUrl !== null && config.mysqlQueryUrl !== null) {
         const database = mysqlDatabaseOf(config.mysqlUrl)
-        yield* migrate(config.mysqlUrl, { migrations: [demoSchemaMigration()] }).pipe(
+        yield* migrate(revealed(config.mysqlUrl), { migrations: [demoSchemaMigration()] }).pipe(
           Effect.catch(mysqlStartupError("migrate", config.mysqlUrl))
         )
         yield* ensureQueryUser(config.mysqlUrl, config.mysqlQueryUrl).pipe(
@@ -268,7 +273,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
         )
         // query_mysql runs as the SELECT-only user; the executor refuses any other at startup.
         const executor = yield* makeMysqlReadOnlyExecutor({
-          url: config.mysqlQueryUrl,
+          url: revealed(config.mysqlQueryUrl),
           connectTimeoutMs: 5000,
           statementTimeoutMs: 5000,
           maxRows: 200,
@@ -304,10 +309,13 @@ export const appLayer = (
   config: AppConfig,
   options: AppLayerOptions = {}
 ): Layer.Layer<AppServices, StartupError> => {
-  const clusterNodes = config.env.REDIS_CLUSTER_NODES?.trim()
+  const store = config.store
+  const clusterNodes =
+    store._tag === "Redis"
+      ? store.redis.cluster?.nodes.map((n) => `${n.host}:${n.port}`).join(",")
+      : undefined
   const metrics = options.metrics ?? makeAppMetrics()
-  const storeSettings = readEnvConfigSync(canonicalStoreConfig, config.env)
-  const rawStore = canonicalStoreLayer(storeSettings).pipe(
+  const rawStore = canonicalStoreLayer(store).pipe(
     Layer.catchCause(
       startupFailure("canonical_store", {
         kind: "Redis",
@@ -317,21 +325,18 @@ export const appLayer = (
       })
     )
   )
-  const store = instrumentedStoreLayer(rawStore, metrics)
+  const storeLayer = instrumentedStoreLayer(rawStore, metrics)
   // A Redis that refuses writes when full (noeviction) is said at startup, never fatal.
   const evictionCheck =
-    storeSettings._tag === "Redis"
-      ? Layer.effectDiscard(warnOnRedisEvictionPolicy(storeSettings.redis))
-      : Layer.empty
-  const audit = auditLayerFromEnv(
-    { ...config.env, MYSQL_URL: config.mysqlUrl ?? undefined },
-    { observer: auditObserver(metrics) }
-  ).pipe(Layer.catchCause(startupFailure("audit", { kind: "MySQL", url: config.mysqlUrl ?? "" })))
+    store._tag === "Redis" ? Layer.effectDiscard(warnOnRedisEvictionPolicy(store.redis)) : Layer.empty
+  const audit = auditLayer(config.audit, { observer: auditObserver(metrics) }).pipe(
+    Layer.catchCause(startupFailure("audit", { kind: "MySQL", url: config.mysqlUrl ?? "" }))
+  )
   // The tools' business-schema migration runs after the audit's (same MySQL): a MySQL that
   // does not answer is reported once, by the audit stage.
   const services = Layer.mergeAll(
-    store,
-    telemetryLayer(config.telemetry, config.env),
+    storeLayer,
+    telemetryLayer(config.telemetry),
     evictionCheck,
     options.modelLayer ?? modelLayer(config),
     Layer.succeed(AppMetrics, metrics),

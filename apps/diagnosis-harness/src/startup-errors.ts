@@ -1,5 +1,6 @@
 import { connect } from "node:net"
-import { Cause, Effect } from "effect"
+import { revealed } from "@aiops-harness/core"
+import { Cause, Effect, type Redacted } from "effect"
 
 /** The backends a startup failure can name. */
 export type BackendKind = "Redis" | "MySQL"
@@ -10,9 +11,9 @@ const DEFAULT_PORT: Record<BackendKind, number> = { Redis: 6379, MySQL: 3306 }
  * `host:port` of a backend URL, never its user or password (`127.0.0.1:3306` for
  * `mysql://root:pw@127.0.0.1/test`); `unknown host` when the URL does not parse.
  */
-export const backendAddress = (kind: BackendKind, url: string): string => {
+export const backendAddress = (kind: BackendKind, url: string | Redacted.Redacted<string>): string => {
   try {
-    const parsed = new URL(url)
+    const parsed = new URL(revealed(url))
     return `${parsed.hostname || "localhost"}:${parsed.port || DEFAULT_PORT[kind]}`
   } catch {
     return "unknown host"
@@ -119,7 +120,7 @@ export const probeTcp = (address: string, timeoutMs: number): Promise<string | n
 export interface BackendFailure {
   readonly kind: BackendKind
   /** The backend URL (only its host and port are shown). */
-  readonly url: string
+  readonly url: string | Redacted.Redacted<string>
   /** Shown instead of the URL's address (Redis Cluster nodes: `host:port,host:port`). */
   readonly address?: string
   /** The error the backend's layer failed with. */
@@ -161,9 +162,9 @@ export const describeBackendFailure = (failure: BackendFailure): Effect.Effect<s
     return `${where}: ${detail || "failed"}`
   })
 
-const databaseOf = (url: string): string => {
+const databaseOf = (url: string | Redacted.Redacted<string>): string => {
   try {
-    return decodeURIComponent(new URL(url).pathname.replace(/^\//, ""))
+    return decodeURIComponent(new URL(revealed(url)).pathname.replace(/^\//, ""))
   } catch {
     return "?"
   }

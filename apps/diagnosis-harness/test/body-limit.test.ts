@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ConfigError, DEFAULT_MAX_BODY_BYTES, loadConfig } from "../src/config.js"
+import { InvalidConfig, DEFAULT_MAX_BODY_BYTES, loadConfig } from "../src/config.js"
 import { boundedKeyList, MAX_KEYS_LISTED, makeHttpApp } from "../src/http.js"
 import { type RunningServer, startServer } from "../src/server.js"
 import { makeTestWorld, type TestWorld } from "./helpers.js"
@@ -219,8 +219,8 @@ describe("HTTP_MAX_BODY_BYTES", () => {
   it("defaults to 64 KB and accepts 256..16 MiB", () => {
     expect(loadConfig({}).maxBodyBytes).toBe(65536)
     expect(loadConfig({ HTTP_MAX_BODY_BYTES: "256" }).maxBodyBytes).toBe(256)
-    expect(() => loadConfig({ HTTP_MAX_BODY_BYTES: "255" })).toThrow(ConfigError)
+    expect(() => loadConfig({ HTTP_MAX_BODY_BYTES: "255" })).toThrow(InvalidConfig)
     expect(() => loadConfig({ HTTP_MAX_BODY_BYTES: "64kb" })).toThrow(/HTTP_MAX_BODY_BYTES/)
-    expect(() => loadConfig({ HTTP_MAX_BODY_BYTES: String(16 * 1024 * 1024 + 1) })).toThrow(ConfigError)
+    expect(() => loadConfig({ HTTP_MAX_BODY_BYTES: String(16 * 1024 * 1024 + 1) })).toThrow(InvalidConfig)
   })
 })

@@ -18,8 +18,8 @@ import { loadConfig } from "../src/config.js"
 import { SCENARIOS } from "../src/demo/index.js"
 import { makeHttpApp } from "../src/http.js"
 import { type AppRuntime, makeAppRuntime, migrateAll } from "../src/runtime.js"
-import { auditLayerFromEnv } from "@aiops-harness/audit"
-import { Effect, Layer } from "effect"
+import { auditLayer } from "@aiops-harness/audit"
+import { Effect, Layer, Redacted } from "effect"
 import { auditObserver, makeAppMetrics } from "../src/ops.js"
 import { captureJsonLogs, databaseUrl, eventually, logged, timedRun, traceOf } from "./fault-helpers.js"
 import { capturingOfflineModel } from "./helpers.js"
@@ -38,7 +38,7 @@ describe.runIf(hasRedis && hasMysql)("fault suite: app over Redis and MariaDB th
 
   beforeAll(async () => {
     const url = await databaseUrl("aiops_reliability_faults")
-    await Effect.runPromise(migrateAll(url))
+    await Effect.runPromise(migrateAll(Redacted.make(url)))
     const r = new URL(redisUrl())
     redis = await startFaultProxy({ host: r.hostname, port: Number(r.port || 6379) })
     const m = new URL(url)
@@ -58,13 +58,14 @@ describe.runIf(hasRedis && hasMysql)("fault suite: app over Redis and MariaDB th
       SCENARIO: "db-pool-exhaustion"
     })
     const metrics = makeAppMetrics()
-    const auditLayer = auditLayerFromEnv(
-      { ...config.env, MYSQL_URL: mysqlProxy.urlFor(url) },
+    if (config.audit._tag !== "Mysql") throw new Error("expected the MySQL audit")
+    const proxiedAudit = auditLayer(
+      { _tag: "Mysql", mysql: { ...config.audit.mysql, url: Redacted.make(mysqlProxy.urlFor(url)) } },
       { observer: auditObserver(metrics) }
     ).pipe(Layer.orDie)
     runtime = makeAppRuntime(config, {
       modelLayer: capturingOfflineModel({ requests: [] }),
-      auditLayer,
+      auditLayer: proxiedAudit,
       metrics
     })
     await runtime.context()

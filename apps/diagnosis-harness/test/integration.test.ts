@@ -1,5 +1,5 @@
 import { AUDIT_TABLES, MysqlAudit, type MysqlAuditHandle, TraceQuery } from "@aiops-harness/audit"
-import { AuditSink } from "@aiops-harness/core"
+import { AuditSink, revealed } from "@aiops-harness/core"
 import { mysqlGate, mysqlUrl, redisGate, redisUrl } from "@aiops-harness/core/testing"
 import { Context, Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -42,7 +42,7 @@ describe.runIf(hasRedis && hasMysql)("diagnose end to end on Redis + MySQL (quer
     expect(migrate.out.join("\n")).toContain("query user: aiops_app_query has SELECT on")
     // The app's MySQL audit, with its handle kept to read every row afterwards.
     const auditLayer = Layer.effectContext(
-      Effect.map(MysqlAudit.make({ url: config.mysqlUrl!, migrate: true }), (handle) => {
+      Effect.map(MysqlAudit.make({ url: revealed(config.mysqlUrl!), migrate: true }), (handle) => {
         audit = handle
         return Context.make(AuditSink, handle.sink).pipe(Context.add(TraceQuery, handle.trace))
       })

@@ -1,7 +1,7 @@
 import { InMemoryCanonicalStore, type RunId, StoreError, type ToolCallId } from "@aiops-harness/core"
 import { Effect, Logger } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ConfigError, loadConfig } from "../src/config.js"
+import { InvalidConfig, loadConfig } from "../src/config.js"
 import { SCENARIOS } from "../src/demo/index.js"
 import { diagnose } from "../src/diagnose.js"
 import { makeHttpApp } from "../src/http.js"
@@ -45,7 +45,7 @@ describe("/readyz and /metrics (embedded backends)", () => {
 
   it("LOG_LEVEL must be a known level", () => {
     expect(loadConfig({ LOG_LEVEL: "warn" }).logLevel).toBe("Warn")
-    expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(ConfigError)
+    expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(InvalidConfig)
   })
 })
 

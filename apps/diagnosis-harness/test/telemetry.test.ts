@@ -1,9 +1,9 @@
 import { ChatModel, ModelError, OfflineModel } from "@aiops-harness/agent"
 import { InMemoryAudit, TraceQuery } from "@aiops-harness/audit"
-import { AuditSink } from "@aiops-harness/core"
+import { AuditSink, revealed } from "@aiops-harness/core"
 import { Effect, Layer } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { ConfigError, loadConfig } from "../src/config.js"
+import { InvalidConfig, loadConfig } from "../src/config.js"
 import { DEMO_SECRETS, SCENARIOS } from "../src/demo/index.js"
 import { type DiagnoseOutcome, diagnose } from "../src/diagnose.js"
 import { makeAppRuntime } from "../src/runtime.js"
@@ -322,15 +322,24 @@ describe("telemetryConfigFromEnv", () => {
         OTEL_SERVICE_NAME: "svc",
         OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "TRUE"
       })
-    ).toEqual({
+    ).toMatchObject({
       tracesUrl: "http://127.0.0.1:4318/v1/traces",
       protocol: "http/protobuf",
       serviceName: "svc",
-      headers: { Authorization: "Basic abc", "x-tenant": "t1" },
+      resourceAttributes: {},
       captureContent: true,
       exportIntervalMs: 5000,
       exportTimeoutMs: 3000
     })
+    const withHeaders = telemetryConfigFromEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318/",
+      OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Basic%20abc,x-tenant = t1",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod%201, team = sre"
+    })
+    // Headers carry credentials: Redacted, revealed only into the exporter.
+    expect(revealed(withHeaders!.headers)).toEqual({ Authorization: "Basic abc", "x-tenant": "t1" })
+    expect(JSON.stringify(withHeaders)).not.toContain("abc")
+    expect(withHeaders?.resourceAttributes).toEqual({ "deployment.environment": "prod 1", team: "sre" })
     const langfuse = telemetryConfigFromEnv({
       OTEL_EXPORTER_OTLP_ENDPOINT: "https://cloud.example/api/public/otel",
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
@@ -353,7 +362,7 @@ describe("telemetryConfigFromEnv", () => {
   })
 
   it.each([
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }, "OTEL_EXPORTER_OTLP_ENDPOINT", "expected an http(s) URL"],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }, "OTEL_EXPORTER_OTLP_ENDPOINT", "an http(s) URL"],
     [
       { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "ftp://x/v1/traces" },
       "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
@@ -367,7 +376,7 @@ describe("telemetryConfigFromEnv", () => {
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "xml" },
       "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-      "unknown protocol"
+      "http/protobuf or http/json"
     ],
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_EXPORTER_OTLP_HEADERS: "secretvalue" },
@@ -388,19 +397,29 @@ describe("telemetryConfigFromEnv", () => {
       { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_EXPORTER_OTLP_TIMEOUT: "soon" },
       "OTEL_EXPORTER_OTLP_TIMEOUT",
       "1..600000"
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_RESOURCE_ATTRIBUTES: "=x" },
+      "OTEL_RESOURCE_ATTRIBUTES",
+      "key=value"
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h", OTEL_RESOURCE_ATTRIBUTES: "a=%E0%A4%A" },
+      "OTEL_RESOURCE_ATTRIBUTES",
+      "URL-encoded"
     ]
-  ])("%j is a ConfigError naming the variable, never its value", (env, field, reason) => {
+  ])("%j is an InvalidConfig naming the variable, never a secret value", (env, field, reason) => {
     let error: unknown
     try {
       telemetryConfigFromEnv(env)
     } catch (e) {
       error = e
     }
-    expect(error).toBeInstanceOf(ConfigError)
-    expect((error as ConfigError).field).toBe(field)
-    expect((error as ConfigError).reason).toContain(reason)
-    expect((error as ConfigError).message).not.toContain("secretvalue")
+    expect(error).toBeInstanceOf(InvalidConfig)
+    expect((error as InvalidConfig).variable).toBe(field)
+    expect((error as InvalidConfig).expected).toContain(reason)
+    expect((error as InvalidConfig).message).not.toContain("secretvalue")
     // loadConfig reports it too, before anything is built.
-    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(InvalidConfig)
   })
 })

@@ -2,7 +2,7 @@ import { MysqlAudit, TraceQuery, type TraceQueryShape } from "@aiops-harness/aud
 import { AuditReadError } from "@aiops-harness/audit"
 import { AuditSink, makeRun, type SessionId } from "@aiops-harness/core"
 import { mysqlGate, mysqlUrl, testId } from "@aiops-harness/core/testing"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import type { Hono } from "hono"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadConfig } from "../src/config.js"
@@ -288,9 +288,13 @@ describe("trace viewer when the audit does not answer", () => {
 
 describe("CLI trace summary link", () => {
   it("names the run page on serve's address, and says when the audit is in-memory", () => {
-    const withMysql = runPageLink({ host: "0.0.0.0", port: 8787, mysqlUrl: "mysql://x@h/db" }, "s-1", "r-1")
+    const withMysql = runPageLink(
+      { host: "0.0.0.0", port: 8787, mysqlUrl: Redacted.make("mysql://x@h/db") },
+      "s-1",
+      "r-1"
+    )
     expect(withMysql).toBe("http://127.0.0.1:8787/runs/s-1/r-1")
-    expect(runPageLink({ host: "::1", port: 9000, mysqlUrl: "mysql://h/db" }, "s", "r")).toBe(
+    expect(runPageLink({ host: "::1", port: 9000, mysqlUrl: Redacted.make("mysql://h/db") }, "s", "r")).toBe(
       "http://[::1]:9000/runs/s/r"
     )
     expect(runPageLink({ host: "127.0.0.1", port: 8787, mysqlUrl: null }, "s", "r")).toContain(

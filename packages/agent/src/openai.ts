@@ -1,5 +1,5 @@
-import type { TokenUsage } from "@aiops-harness/core"
-import { Effect, Layer } from "effect"
+import { revealed, type TokenUsage } from "@aiops-harness/core"
+import { Effect, Layer, type Redacted } from "effect"
 import { z } from "zod"
 import {
   type ChatMessage,
@@ -15,8 +15,11 @@ import {
 export interface OpenAICompatibleOptions {
   /** Base URL including the version path, e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`. */
   readonly baseUrl: string
-  /** Sent as `Authorization: Bearer <apiKey>` when non-empty. */
-  readonly apiKey?: string | null
+  /**
+   * Sent as `Authorization: Bearer <apiKey>` when non-empty. Pass it `Redacted` (e.g. from core's
+   * `EnvConfig.secret`) so that logging the options cannot print it; it is revealed only into the header.
+   */
+  readonly apiKey?: string | Redacted.Redacted<string> | null
   readonly model: string
   /** `gen_ai.provider.name` of its `chat` spans (`openai`, `azure.ai.openai`, ...). Default `openai`. */
   readonly providerName?: string
@@ -330,9 +333,10 @@ export const makeOpenAICompatibleModel = (options: OpenAICompatibleOptions): Cha
     accept: "application/json",
     ...options.headers
   }
-  if (options.apiKey) {
+  const apiKey = options.apiKey == null ? "" : revealed(options.apiKey)
+  if (apiKey) {
     const name = (options.apiKeyHeader ?? "authorization").toLowerCase()
-    headers[name] = name === "authorization" ? `Bearer ${options.apiKey}` : options.apiKey
+    headers[name] = name === "authorization" ? `Bearer ${apiKey}` : apiKey
   }
   if (options.stream) headers.accept = "text/event-stream, application/json"
 

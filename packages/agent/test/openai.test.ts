@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { InMemoryCanonicalStore } from "@aiops-harness/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   ChatModel,
@@ -104,6 +104,20 @@ const agentRequest: ChatRequest = {
 }
 
 describe("OpenAICompatibleModel", () => {
+  it("a Redacted apiKey is revealed only into the request header (Bearer or a custom header)", async () => {
+    const server = await serve([completion({ content: "ok" }), completion({ content: "ok" })])
+    const apiKey = Redacted.make("sk-redacted-key")
+    const opts = options(server.baseUrl, { apiKey })
+    expect(JSON.stringify(opts)).not.toContain("sk-redacted-key")
+    expect(String(opts.apiKey)).not.toContain("sk-redacted-key")
+    expect((await chat(opts, agentRequest))._tag).toBe("Success")
+    expect(server.hits[0]!.headers.authorization).toBe("Bearer sk-redacted-key")
+    expect(
+      (await chat(options(server.baseUrl, { apiKey, apiKeyHeader: "api-key" }), agentRequest))._tag
+    ).toBe("Success")
+    expect(server.hits[1]!.headers["api-key"]).toBe("sk-redacted-key")
+  })
+
   it("sends tools as JSON Schema functions and parses tool_calls and usage", async () => {
     const server = await serve([
       completion({

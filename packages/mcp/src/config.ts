@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { z } from "zod"
 import { McpConfigError } from "./errors.js"
 
@@ -63,12 +63,24 @@ const serverBase = {
   )
 }
 
+/**
+ * Environment variables / HTTP headers of a server: they carry tokens, so the parsed config holds
+ * them `Redacted` (revealed only into the child process or the request); a logged config cannot
+ * print them.
+ */
+const secretRecord = (label: string) =>
+  z
+    .record(z.string(), z.string())
+    .transform(
+      (values): Redacted.Redacted<Readonly<Record<string, string>>> => Redacted.make(values, { label })
+    )
+
 /** Zod schema of an external MCP server run as a child process (stdio). */
 export const StdioServerConfigSchema = z.strictObject({
   ...serverBase,
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).optional(),
+  env: secretRecord("env").optional(),
   cwd: z.string().min(1).optional()
 })
 
@@ -76,7 +88,7 @@ export const StdioServerConfigSchema = z.strictObject({
 export const HttpServerConfigSchema = z.strictObject({
   ...serverBase,
   url: z.url({ protocol: /^https?$/, error: "url: expected an http(s) URL" }),
-  headers: z.record(z.string(), z.string()).optional()
+  headers: secretRecord("headers").optional()
 })
 
 /** Zod schema of one external MCP server: stdio or Streamable HTTP. */

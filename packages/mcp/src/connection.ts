@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { revealed } from "@aiops-harness/core"
 import type { ExternalServerConfig } from "./config.js"
 
 /** Default connect and call timeout of an external server, in milliseconds. */
@@ -56,14 +57,14 @@ const transportOf = (config: ExternalServerConfig): Transport => {
     ? new StdioClientTransport({
         command: config.command,
         args: [...config.args],
-        env: { ...getDefaultEnvironment(), ...config.env },
+        env: { ...getDefaultEnvironment(), ...(config.env ? revealed(config.env) : {}) },
         ...(config.cwd ? { cwd: config.cwd } : {}),
         stderr: "inherit",
         // The SDK's read buffer errors (and closes the transport) past this size.
         maxBufferSize: maxBytes
       })
     : new StreamableHTTPClientTransport(new URL(config.url), {
-        ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+        ...(config.headers ? { requestInit: { headers: { ...revealed(config.headers) } } } : {}),
         fetch: boundedFetch(maxBytes)
       })
 }

@@ -11,6 +11,7 @@ import {
   newSessionId,
   type RunId,
   type ToolCallId,
+  revealed,
   type ToolDefinition
 } from "@aiops-harness/core"
 import { evidenceGuard } from "@aiops-harness/guards"
@@ -83,6 +84,29 @@ describe("external server config", () => {
       }
     })
     expect(Object.keys(parsed.servers)).toEqual(["a", "b"])
+  })
+
+  it("holds a server's env and headers Redacted: a logged config cannot print them", async () => {
+    const parsed = await parse({
+      servers: {
+        a: { command: "node", env: { TOKEN: "sekrit-env-token" }, tools: {} },
+        b: {
+          url: "https://mcp.example.com/mcp",
+          headers: { authorization: "Bearer sekrit-header" },
+          tools: {}
+        }
+      }
+    })
+    expect(JSON.stringify(parsed)).not.toContain("sekrit")
+    expect(String(parsed.servers.a && "env" in parsed.servers.a ? parsed.servers.a.env : "")).toBe(
+      "<redacted:env>"
+    )
+    const a = parsed.servers.a!
+    const b = parsed.servers.b!
+    expect("env" in a && a.env ? revealed(a.env) : null).toEqual({ TOKEN: "sekrit-env-token" })
+    expect("headers" in b && b.headers ? revealed(b.headers) : null).toEqual({
+      authorization: "Bearer sekrit-header"
+    })
   })
 
   it("refuses a bad config with a typed error naming the path, never echoing values", async () => {
