@@ -253,6 +253,17 @@ describe("configuration", () => {
     expect(loadConfig({ SCENARIO: "calm" }, { scenario: "oom-killed" }).scenario).toBe("oom-killed")
   })
 
+  it("the --port override wins over PORT and is reported under its own name", async () => {
+    expect(loadConfig({ PORT: "9000" }, { port: "9100" }).port).toBe(9100)
+    expect(loadConfig({ PORT: "9000" }).port).toBe(9000)
+    expect(() => loadConfig({ PORT: "9000" }, { port: "99999" })).toThrow(
+      '--port: expected an integer in 0..65535, got "99999"'
+    )
+    const { io, err } = captureIo()
+    expect(await main(["serve", "--port", "12abc"], io)).toBe(2)
+    expect(err.join("\n")).toContain('--port: expected an integer in 0..65535, got "12abc"')
+  })
+
   it("rejects incomplete model settings and malformed numbers with the variable's name", () => {
     expect(() => loadConfig({ OPENAI_API_KEY: "k" })).toThrow(
       new InvalidConfig({
