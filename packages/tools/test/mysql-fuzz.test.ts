@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { type MysqlAllowlist, parseMysqlAllowlist, validateMysqlQuery } from "../src/mysql/index.js"
-import { scanSql } from "../src/mysql/lexer.js"
+import { scanSql } from "../src/mysql/internal/lexer.js"
 import { acceptedCorpus, DEMO_DATASOURCE, demoAllowlistJson } from "./fixtures/mysql-corpus.js"
 
 const allowlist: MysqlAllowlist = Effect.runSync(parseMysqlAllowlist(demoAllowlistJson))

@@ -40,7 +40,7 @@ export const UNSAFE_CODE_POINTS: ReadonlyArray<readonly [number, number]> = [
 export const hasUnsafeCharacter = (sql: string): boolean => {
   // for..of walks code points: a valid surrogate pair is one code point above 0xFFFF.
   for (const ch of sql) {
-    const cp = ch.codePointAt(0)!
+    const cp = ch.codePointAt(0) ?? 0
     for (const [low, high] of UNSAFE_CODE_POINTS) if (cp >= low && cp <= high) return true
   }
   return false
@@ -122,8 +122,9 @@ export const checkRegexPattern = (pattern: string): string | undefined => {
     return undefined
   }
   while (i < n) {
-    const c = pattern[i]!
-    const top = stack[stack.length - 1]!
+    const c = pattern.charAt(i)
+    const top = stack[stack.length - 1]
+    if (top === undefined) return "REGEXP pattern has unbalanced parentheses"
     if (c === "(") {
       if (pattern[i + 1] === "?") return "REGEXP group options are not allowed"
       stack.push({ quantified: false, alternation: false })
@@ -132,11 +133,13 @@ export const checkRegexPattern = (pattern: string): string | undefined => {
     }
     if (c === ")") {
       if (stack.length === 1) return "REGEXP pattern has unbalanced parentheses"
-      const group = stack.pop()!
+      const group = stack.pop()
+      if (group === undefined) return "REGEXP pattern has unbalanced parentheses"
       i++
       const q = readQuantifier()
       if (q === "bad") return "REGEXP repetition bound is too large"
-      const parent = stack[stack.length - 1]!
+      const parent = stack[stack.length - 1]
+      if (parent === undefined) return "REGEXP pattern has unbalanced parentheses"
       if (q !== undefined) {
         if (group.quantified || group.alternation) return "REGEXP nested quantifiers are not allowed"
         quantifiers++

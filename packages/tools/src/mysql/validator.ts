@@ -1,16 +1,14 @@
 import { Effect } from "effect"
-import NodeSqlParser from "node-sql-parser/build/mysql.js"
 import type { MysqlAllowlist } from "./allowlist.js"
-import { MAX_DEPTH, type Node, Reject, reject } from "./ast.js"
 import { MysqlQueryRejected, type MysqlRejectionReason } from "./errors.js"
-import { scanSql } from "./lexer.js"
-import { enforceLimit } from "./limit.js"
-import { hasUnsafeCharacter, isSafeText } from "./literals.js"
+import { Reject, reject } from "./internal/ast.js"
+import { parseStatement } from "./internal/parse.js"
+import { checkRendered, renderValidated } from "./internal/render.js"
+import { validateStatement } from "./internal/validate.js"
+import { hasUnsafeCharacter } from "./literals.js"
 import { type MysqlColumnOrigin, originOf } from "./provenance.js"
-import type { Ctx, SetOutput } from "./scope.js"
-import { validateSetExpr } from "./select.js"
 
-export { MAX_GENERATED_LENGTH } from "./expression.js"
+export { MAX_GENERATED_LENGTH } from "./internal/function-info.js"
 
 /** One result column of a plan, in select-list order (stars expanded). */
 export interface MysqlPlanOutputColumn {
@@ -65,70 +63,6 @@ const issuedPlans = new WeakSet<object>()
 export const isIssuedMysqlQueryPlan = (plan: unknown): plan is MysqlQueryPlan =>
   typeof plan === "object" && plan !== null && issuedPlans.has(plan)
 
-const parser = new NodeSqlParser.Parser()
-const PARSER_OPTIONS = { database: "MySQL" }
-
-const NOT_SELECT_KEYWORDS: ReadonlySet<string> = new Set([
-  "INSERT",
-  "UPDATE",
-  "DELETE",
-  "REPLACE",
-  "MERGE",
-  "UPSERT",
-  "CREATE",
-  "ALTER",
-  "DROP",
-  "TRUNCATE",
-  "RENAME",
-  "GRANT",
-  "REVOKE",
-  "SET",
-  "SHOW",
-  "CALL",
-  "DO",
-  "HANDLER",
-  "PREPARE",
-  "EXECUTE",
-  "DEALLOCATE",
-  "LOAD",
-  "LOCK",
-  "UNLOCK",
-  "KILL",
-  "FLUSH",
-  "RESET",
-  "PURGE",
-  "ANALYZE",
-  "OPTIMIZE",
-  "REPAIR",
-  "CHECK",
-  "CHECKSUM",
-  "EXPLAIN",
-  "DESCRIBE",
-  "DESC",
-  "USE",
-  "BEGIN",
-  "START",
-  "COMMIT",
-  "ROLLBACK",
-  "SAVEPOINT",
-  "RELEASE",
-  "XA",
-  "INSTALL",
-  "UNINSTALL",
-  "SHUTDOWN",
-  "BINLOG",
-  "CACHE",
-  "CHANGE",
-  "HELP",
-  "TABLE",
-  "VALUES",
-  "SIGNAL",
-  "RESIGNAL",
-  "GET",
-  "DECLARE",
-  "BACKUP"
-])
-
 // ---------------------------------------------------------------------------------------------
 // Entry point
 
@@ -146,101 +80,27 @@ interface Analysis {
   readonly limits: { rowLimit: number; enforced: boolean }
 }
 
-/** Every string anywhere in the validated AST must be renderable verbatim (no quotes, backslashes, controls). */
-const checkAstText = (node: unknown, depth = 0): void => {
-  if (depth > MAX_DEPTH * 8) reject("UNSUPPORTED_SYNTAX", "statement is too deeply nested")
-  if (typeof node === "string") {
-    if (!isSafeText(node))
-      reject("UNSAFE_LITERAL", "quotes, backslashes or control characters in a value or name")
-    return
-  }
-  if (node === null || typeof node !== "object") return
-  if (Array.isArray(node)) {
-    for (const v of node) checkAstText(v, depth + 1)
-    return
-  }
-  for (const [k, v] of Object.entries(node)) if (k !== "loc") checkAstText(v, depth + 1)
-}
-
-/** Parses, validates and renders `sql` (one pass; throws {@link Reject}). */
+/** Parses, validates, then renders `sql` (one pass; throws {@link Reject}). */
 const analyze = (
   sql: string,
   datasource: MysqlAllowlist["datasources"][string],
   maxRows: number
 ): Analysis => {
-  const lex = scanSql(sql)
-  if (lex.empty) reject("EMPTY_QUERY", "empty statement")
-  if (lex.versionedComment) reject("VERSIONED_COMMENT", "versioned comments are not allowed")
-  if (lex.optimizerHint) reject("OPTIMIZER_HINT", "optimizer hints are not allowed")
-  if (lex.multipleStatements) reject("MULTIPLE_STATEMENTS", "exactly one statement is allowed")
-  const notSelect = lex.firstWord !== undefined && NOT_SELECT_KEYWORDS.has(lex.firstWord)
-  if (lex.dashDashWithoutSpace && !notSelect) {
-    // The server reads `1--1` as 1 - -1; the parser reads a comment and drops the rest of the line.
-    reject("UNSUPPORTED_SYNTAX", "write '- -' with a space: '--' without a following space is ambiguous")
-  }
-  if (lex.backslashInString && !notSelect) {
-    // The parser decodes some escapes (\u0027) and keeps others; the server decodes its own set.
-    reject("UNSAFE_LITERAL", "backslash escapes in string literals are not supported")
-  }
-  let ast: Node
+  const statement = parseStatement(sql)
   try {
-    ast = parser.astify(sql, PARSER_OPTIONS)
-  } catch {
-    if (notSelect) reject("NOT_SELECT", "only SELECT statements are allowed")
-    return reject("PARSE_ERROR", "statement could not be parsed as MySQL")
-  }
-  const statements = (Array.isArray(ast) ? ast : [ast]).filter((s) => s !== null && s !== undefined)
-  if (statements.length !== 1) reject("MULTIPLE_STATEMENTS", "exactly one statement is allowed")
-  const stmt = statements[0]
-  if (notSelect || stmt.type !== "select") reject("NOT_SELECT", "only SELECT statements are allowed")
-  const ctx: Ctx = {
-    datasource,
-    tables: new Map(),
-    columns: new Map(),
-    info: new WeakMap(),
-    functions: [],
-    literals: [],
-    validateSubquery: (ast, outer, ctes) => validateSetExpr(ast, ctx, outer, ctes),
-    depth: 0
-  }
-  let out: SetOutput
-  let limits: { rowLimit: number; enforced: boolean }
-  let rendered: string
-  try {
-    out = validateSetExpr(stmt, ctx, undefined, new Map())
-    limits = enforceLimit(stmt, maxRows)
-    checkAstText(stmt)
-    rendered = parser.sqlify(stmt, PARSER_OPTIONS)
+    const validated = validateStatement(statement, datasource, maxRows)
+    return {
+      sql: renderValidated(validated),
+      tables: validated.tables,
+      columns: validated.columns,
+      outputs: validated.outputs.map((c) => ({ name: c.name, origin: originOf(c.info) })),
+      functions: validated.functions,
+      literals: validated.literals,
+      limits: { rowLimit: validated.limit.rowLimit, enforced: validated.limit.enforced }
+    }
   } catch (e) {
     if (e instanceof Reject) throw e
     return reject("UNSUPPORTED_SYNTAX", "statement uses unsupported syntax")
-  }
-  return {
-    sql: rendered,
-    tables: [...ctx.tables.values()],
-    columns: [...ctx.columns.values()],
-    outputs: out.columns.map((c) => ({ name: c.name, origin: originOf(c.info) })),
-    functions: ctx.functions,
-    literals: ctx.literals,
-    limits
-  }
-}
-
-/** The rendered plan must lex as plain SQL: no comment, no escape, no double quote, one statement. */
-const checkRendered = (sql: string) => {
-  const lex = scanSql(sql)
-  if (
-    lex.comment ||
-    lex.backslashInString ||
-    lex.doubleQuoted ||
-    lex.unterminated ||
-    lex.multipleStatements ||
-    lex.versionedComment ||
-    lex.optimizerHint ||
-    sql.includes("\\") ||
-    hasUnsafeCharacter(sql)
-  ) {
-    reject("ROUND_TRIP_MISMATCH", "the rendered plan is not plain SQL")
   }
 }
 

@@ -1,7 +1,8 @@
 /** Scopes of a validated statement: row sources, their columns and what each column carries. */
-import type { MysqlAllowlist, MysqlAllowlistTable } from "./allowlist.js"
-import { type Node, identValue, lower, reject } from "./ast.js"
-import { type ExprInfo, NEUTRAL, TABLE_COLUMN } from "./provenance.js"
+import type { MysqlAllowlist, MysqlAllowlistTable } from "../allowlist.js"
+import { type ExprInfo, NEUTRAL, TABLE_COLUMN } from "../provenance.js"
+import { type AstNode, field, identValue, lower, reject } from "./ast.js"
+import type { Rewrites } from "./rewrites.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scopes
@@ -59,8 +60,10 @@ export interface Ctx {
   readonly functions: Array<string>
   /** `type:value` of every literal, in order (compared by the round-trip check). */
   readonly literals: Array<string>
+  /** Changes the render step makes to the parsed tree, in order. */
+  readonly rewrites: Rewrites
   /** Validates a subquery in `outer` (the statement level, injected to keep modules acyclic). */
-  readonly validateSubquery: (ast: Node, outer: Scope, ctes: CteEnv) => SetOutput
+  readonly validateSubquery: (ast: unknown, outer: Scope, ctes: CteEnv) => SetOutput
   depth: number
 }
 
@@ -84,7 +87,7 @@ export interface ExprEnv {
 
 export interface SelectAlias {
   readonly name: string
-  readonly expr: Node
+  readonly expr: unknown
 }
 
 export const sourceHasColumn = (s: Source, column: string): string | undefined => {
@@ -120,19 +123,26 @@ export const pushSource = (scope: Scope, source: Source) => {
   scope.sources.push(source)
 }
 
-export const expandStar = (ref: Node, scope: Scope, ctx: Ctx): Array<{ node: Node; info: ExprInfo }> => {
-  const qualifier = identValue(ref.table)
-  const db = identValue(ref.db) ?? identValue(ref.schema)
+/** A select-list item written by star expansion, and its output name. */
+export interface ExpandedColumn {
+  readonly node: AstNode
+  readonly name: string
+  readonly info: ExprInfo
+}
+
+export const expandStar = (ref: AstNode, scope: Scope, ctx: Ctx): Array<ExpandedColumn> => {
+  const qualifier = identValue(field(ref, "table"))
+  const db = identValue(field(ref, "db")) ?? identValue(field(ref, "schema"))
   let sources: Array<Source>
   if (qualifier === undefined) {
     if (scope.sources.length === 0) reject("STAR_NOT_ALLOWED", "star without a table")
     sources = scope.sources
   } else {
     const s = findQualified(scope.sources, qualifier, db)
-    if (!s) reject("COLUMN_NOT_ALLOWED", "unknown table qualifier")
-    sources = [s!]
+    if (!s) return reject("COLUMN_NOT_ALLOWED", "unknown table qualifier")
+    sources = [s]
   }
-  const out: Array<{ node: Node; info: ExprInfo }> = []
+  const out: Array<ExpandedColumn> = []
   for (const s of sources) {
     if (s.kind === "table") {
       if (s.def.excludedColumns && s.def.excludedColumns.length > 0) {
@@ -145,14 +155,16 @@ export const expandStar = (ref: Node, scope: Scope, ctx: Ctx): Array<{ node: Nod
             expr: { type: "column_ref", db: s.qualifier.db, table: s.qualifier.table, column: c },
             as: null
           },
+          name: c,
           info: TABLE_COLUMN
         })
       }
     } else {
       for (const c of s.columns) {
-        if (c.name === null) reject("STAR_NOT_ALLOWED", "star over a derived column without a name")
+        if (c.name === null) return reject("STAR_NOT_ALLOWED", "star over a derived column without a name")
         out.push({
           node: { expr: { type: "column_ref", table: s.qualifier.table, column: c.name }, as: null },
+          name: c.name,
           info: c.info
         })
       }

@@ -58,7 +58,7 @@ export const scanSql = (sql: string): LexSummary => {
     sawToken = true
   }
   while (i < n) {
-    const c = sql[i]!
+    const c = sql.charAt(i)
     const next = sql[i + 1]
     if (isSpace(c)) {
       i++
@@ -88,7 +88,7 @@ export const scanSql = (sql: string): LexSummary => {
       i++
       let closed = false
       while (i < n) {
-        const d = sql[i]!
+        const d = sql.charAt(i)
         if (d === "\\" && c !== "`") {
           backslashInString = true
           i += 2
@@ -115,7 +115,7 @@ export const scanSql = (sql: string): LexSummary => {
     }
     if (isWordChar(c)) {
       const start = i
-      while (i < n && isWordChar(sql[i]!)) i++
+      while (i < n && isWordChar(sql.charAt(i))) i++
       if (!sawToken) firstWord = sql.slice(start, i).toUpperCase()
       token()
       continue
