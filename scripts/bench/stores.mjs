@@ -1,12 +1,18 @@
 // Canonical store against a real Redis, next to raw commands on the same server in the same run,
 // and the cost and ratio of record compression. Printed, never asserted.
 //   pnpm --filter @aiops-harness/stores... build && node scripts/bench/stores.mjs   (REDIS_URL, default redis://127.0.0.1:6379)
+import { loadavg } from "node:os"
 import { deflateRawSync, inflateRawSync } from "node:zlib"
-import { CanonicalInvocationStore } from "../../packages/core/dist/index.js"
+import {
+  CanonicalInvocationStore,
+  canonicalInvocationKey,
+  encodeInvocation
+} from "../../packages/core/dist/index.js"
 import { projectingRecord, readyRecord } from "../../packages/core/dist/testing/fixtures.js"
 import { logsRecord } from "../lib/records.mjs"
 import { isReachable } from "../../packages/core/dist/testing/integration.js"
 import { RedisCanonicalStore } from "../../packages/stores/dist/index.js"
+import { TRANSITION_LUA, TRANSITION_SHA1 } from "../../packages/stores/dist/redis/transition-script.js"
 import { Effect } from "../../packages/stores/node_modules/effect/dist/index.js"
 import { Redis } from "../../packages/stores/node_modules/ioredis/built/index.js"
 
@@ -31,7 +37,15 @@ function compression() {
   }
 }
 
-/** Median of the per-round-trip times of `rounds` alternating store and raw passes. */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/**
+ * One store cycle is create (SET NX PX) + transition (the check-and-set script) + get (GET): three
+ * round trips. Next to it, in the same run: `raw`, the same three commands with no check
+ * (SET NX PX, SET XX KEEPTTL, GET) and `script`, raw commands with the store's script in the
+ * middle (what the script alone costs). Fresh keys every cycle, records and their JSON built
+ * before the timed part, the variants interleaved in a rotating order; medians of the passes.
+ */
 async function roundTrips(keyPrefix) {
   const config = {
     url,
@@ -42,40 +56,76 @@ async function roundTrips(keyPrefix) {
     connectTimeoutMs: 3_000
   }
   const raw = new Redis(url, { maxRetriesPerRequest: 1 })
-  const value = JSON.stringify(readyRecord(projectingRecord()))
-  const rawKey = `${keyPrefix}:raw`
-  const cycles = 300
-  // One store cycle: create (SET NX PX) + transition (EVALSHA) + read (GET), i.e. 3 round trips.
-  const storePass = Effect.gen(function* () {
-    const store = yield* CanonicalInvocationStore
-    const t0 = performance.now()
-    for (let i = 0; i < cycles; i++) {
-      const record = projectingRecord({ createdAt: Date.now() })
-      yield* store.create(record)
-      yield* store.transition(readyRecord(record))
-      yield* store.get(record.runId, record.toolCallId)
-    }
-    return (performance.now() - t0) / (cycles * 3)
-  })
-  // Raw: SET + GET of a record-sized value, i.e. 2 round trips.
-  const rawPass = async () => {
-    const t0 = performance.now()
-    for (let i = 0; i < cycles; i++) {
-      await raw.set(rawKey, value, "PX", 60_000)
-      await raw.get(rawKey)
-    }
-    return (performance.now() - t0) / (cycles * 2)
+  const cycles = 200
+  const rounds = 15
+  let pass = 0
+  /** `cycles` fresh records (PROJECTING, READY, both JSON texts and the raw key) per pass. */
+  const prebuilt = () => {
+    const p = pass++
+    return Array.from({ length: cycles }, (_, i) => {
+      const projecting = projectingRecord({
+        runId: `bench-${p}`,
+        toolCallId: `call-${i}`,
+        createdAt: Date.now()
+      })
+      const ready = readyRecord(projecting)
+      return {
+        projecting,
+        ready,
+        projectingJson: encodeInvocation(projecting),
+        readyJson: encodeInvocation(ready),
+        key: canonicalInvocationKey(`${keyPrefix}:raw`, projecting.runId, projecting.toolCallId)
+      }
+    })
   }
-  const storeMs = []
-  const rawMs = []
+  const perTrip = (t0) => (performance.now() - t0) / (cycles * 3)
+  const variants = {
+    store: (store) => (records) =>
+      Effect.gen(function* () {
+        const t0 = performance.now()
+        for (const r of records) {
+          yield* store.create(r.projecting)
+          yield* store.transition(r.ready)
+          yield* store.get(r.projecting.runId, r.projecting.toolCallId)
+        }
+        return perTrip(t0)
+      }),
+    raw: () => (records) =>
+      Effect.promise(async () => {
+        const t0 = performance.now()
+        for (const r of records) {
+          await raw.set(r.key, r.projectingJson, "PX", 60_000, "NX")
+          await raw.set(r.key, r.readyJson, "XX", "KEEPTTL")
+          await raw.get(r.key)
+        }
+        return perTrip(t0)
+      }),
+    script: () => (records) =>
+      Effect.promise(async () => {
+        await raw.script("LOAD", TRANSITION_LUA)
+        const t0 = performance.now()
+        for (const r of records) {
+          await raw.set(r.key, r.projectingJson, "PX", 60_000, "NX")
+          await raw.evalsha(TRANSITION_SHA1, 1, r.key, r.readyJson)
+          await raw.get(r.key)
+        }
+        return perTrip(t0)
+      })
+  }
+  const names = Object.keys(variants)
+  const times = Object.fromEntries(names.map((n) => [n, []]))
   await Effect.runPromise(
     Effect.provide(
       Effect.gen(function* () {
-        yield* storePass
-        yield* Effect.promise(rawPass)
-        for (let r = 0; r < 9; r++) {
-          storeMs.push(yield* storePass)
-          rawMs.push(yield* Effect.promise(rawPass))
+        const store = yield* CanonicalInvocationStore
+        const passes = Object.fromEntries(names.map((n) => [n, variants[n](store)]))
+        for (const n of names) yield* passes[n](prebuilt()) // warm-up
+        for (let round = 0; round < rounds; round++) {
+          for (let k = 0; k < names.length; k++) {
+            const n = names[(round + k) % names.length]
+            const records = prebuilt()
+            times[n].push(yield* passes[n](records))
+          }
         }
       }),
       RedisCanonicalStore.layer(config)
@@ -88,13 +138,14 @@ async function roundTrips(keyPrefix) {
     if (keys.length > 0) await raw.del(...keys)
   } while (cursor !== "0")
   await raw.quit()
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const s = median(storeMs)
-  const r = median(rawMs)
+  const [s, r, l] = [median(times.store), median(times.raw), median(times.script)]
+  const us = (ms) => (ms * 1000).toFixed(1)
   console.log(
-    `canonical_store round_trip_us=${(s * 1000).toFixed(0)} raw_round_trip_us=${(r * 1000).toFixed(0)} ` +
-      `store_vs_raw_time=${(s / r).toFixed(2)} (goal <= 1.20)`
+    `canonical_store round_trip_us=${us(s)} raw_round_trip_us=${us(r)} script_round_trip_us=${us(l)} ` +
+      `load=${loadavg()[0].toFixed(2)}`
   )
+  console.log(`store_vs_raw_time=${(s / r).toFixed(2)} (goal <= 1.20)`)
+  console.log(`script_vs_raw_time=${(l / r).toFixed(2)}`)
 }
 
 compression()

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { z } from "zod"
 import { IllegalTransition, TOOL_ERROR_CODES, type ToolErrorCode } from "./errors.js"
-import { RunIdSchema, SessionIdSchema, StepIdSchema, ToolCallIdSchema } from "./ids.js"
+import { ID_PATTERN, RunIdSchema, SessionIdSchema, StepIdSchema, ToolCallIdSchema } from "./ids.js"
 import type { RunId, SessionId, StepId, ToolCallId } from "./ids.js"
 import { type Json, type JsonObject, rememberedJsonText } from "./json.js"
 
@@ -109,6 +109,71 @@ export const CanonicalInvocationSchema = z.discriminatedUnion("status", [
     })
     .strict()
 ]) as unknown as z.ZodType<CanonicalInvocation>
+
+type Fields = Readonly<Record<string, unknown>>
+
+const isObject = (value: unknown): value is Fields =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+const isId = (value: unknown): boolean => typeof value === "string" && ID_PATTERN.test(value)
+const isCount = (value: unknown): boolean =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+const TOOL_ERROR_CODE_SET: ReadonlySet<unknown> = new Set(TOOL_ERROR_CODES)
+/** Fields of each status (the schema is strict: exactly these). */
+const IDENTITY_FIELD_COUNT = Object.keys(identityShape).length + 2
+const FIELD_COUNT = {
+  PROJECTING: IDENTITY_FIELD_COUNT,
+  READY: IDENTITY_FIELD_COUNT + 5,
+  ERROR: IDENTITY_FIELD_COUNT + 1
+}
+
+/** Exactly what `CanonicalInvocationSchema` accepts, checked by hand (no zod objects per read). */
+const isWellFormed = (v: Fields): boolean => {
+  const status = v.status
+  if (status !== "PROJECTING" && status !== "READY" && status !== "ERROR") return false
+  if (Object.keys(v).length !== FIELD_COUNT[status]) return false
+  if (
+    !isId(v.runId) ||
+    !isId(v.sessionId) ||
+    !isId(v.toolCallId) ||
+    !(v.stepId === null || isId(v.stepId)) ||
+    typeof v.toolName !== "string" ||
+    v.toolName.length < 1 ||
+    v.toolName.length > 128 ||
+    v.request === undefined ||
+    !isCount(v.requestBytes) ||
+    !isCount(v.createdAt) ||
+    !isCount(v.updatedAt)
+  ) {
+    return false
+  }
+  switch (status) {
+    case "PROJECTING":
+      return v.evidenceStatus === null
+    case "READY":
+      return (
+        (v.evidenceStatus === "EVIDENCE_FOUND" || v.evidenceStatus === "NO_EVIDENCE") &&
+        v.rawResponse !== undefined &&
+        isCount(v.rawBytes) &&
+        isObject(v.agentResult) &&
+        Object.values(v.agentResult).every((x) => x !== undefined) &&
+        isCount(v.projectionBytes) &&
+        typeof v.truncated === "boolean"
+      )
+    case "ERROR":
+      return v.evidenceStatus === "ERROR" && TOOL_ERROR_CODE_SET.has(v.errorCode)
+  }
+}
+
+/**
+ * A stored record (as decoded by `JSON.parse`) as a `CanonicalInvocation`, or `undefined` when
+ * `CanonicalInvocationSchema` rejects it. A well-formed record is checked by hand, without
+ * zod (about a tenth of the time); anything else goes through the schema itself.
+ */
+export const parseCanonicalInvocation = (value: unknown): CanonicalInvocation | undefined => {
+  if (isObject(value) && isWellFormed(value)) return value as unknown as CanonicalInvocation
+  const parsed = CanonicalInvocationSchema.safeParse(value)
+  return parsed.success ? parsed.data : undefined
+}
 
 /** zod schema of a JSON value (raw responses and projections are JSON only). */
 export const JsonValueSchema = JsonSchema

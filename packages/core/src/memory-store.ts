@@ -2,9 +2,9 @@ import { Clock, Effect, Layer, Option, type Scope } from "effect"
 import { InvocationAlreadyExists, InvocationNotFound, RecordTooLarge, StoreError } from "./errors.js"
 import {
   type CanonicalInvocation,
-  CanonicalInvocationSchema,
   checkTransition,
-  encodeInvocation
+  encodeInvocation,
+  parseCanonicalInvocation
 } from "./invocation.js"
 import { utf8Bytes } from "./json.js"
 import {
@@ -98,9 +98,9 @@ export const makeInMemoryCanonicalStore = (
       return entry
     }
     const decode = (json: string) => {
-      const parsed = CanonicalInvocationSchema.safeParse(JSON.parse(json))
-      return parsed.success
-        ? Effect.succeed(parsed.data)
+      const record = parseCanonicalInvocation(JSON.parse(json))
+      return record !== undefined
+        ? Effect.succeed(record)
         : Effect.fail(new StoreError({ operation: "get", reason: "CORRUPT_RECORD" }))
     }
 

@@ -81,7 +81,7 @@ describe("Redis store command handling (fake connection, no server)", () => {
     }
   })
 
-  it("a command that never settles is StoreError TIMEOUT (Effect-level last line of defence)", async () => {
+  it("a command that never settles is StoreError TIMEOUT (the store's one timer per command)", async () => {
     const never = () => new Promise<never>(() => {})
     const store = makeRedisCanonicalStoreWith(fake({ get: never, setPxNx: never, evalsha: never }), config)
     const record = projectingRecord()

@@ -12,6 +12,7 @@ import {
   type RedisCanonicalStoreConfig
 } from "../src/index.js"
 import { TIMEOUT_GRACE_MS } from "../src/redis/client.js"
+import { PROJECTING_SUFFIX } from "../src/redis/transition-script.js"
 import {
   baseConfig,
   eventuallyEffect,
@@ -324,6 +325,24 @@ describe.skipIf(!redisUp)("Redis canonical store against a real server", () => {
     // The corrupt values are left untouched by the failed transitions.
     expect(await raw.get(keyOf(notJson))).toBe("{not json")
     await raw.del(keyOf(notJson), keyOf(wrongShape), keyOf(unknownStatus))
+  })
+
+  it("a damaged value ending like a PROJECTING record is replaced by a transition (the script does not decode it)", async () => {
+    const config = baseConfig(url)
+    const record = projectingRecord()
+    const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+    await raw.set(key, `{not json${PROJECTING_SUFFIX}`, "PX", 5_000)
+    const ready = readyRecord(record)
+    const got = await runWith(
+      config,
+      Effect.gen(function* () {
+        const store = yield* CanonicalInvocationStore
+        yield* store.transition(ready)
+        return yield* store.get(record.runId, record.toolCallId)
+      })
+    )
+    expect(Option.getOrThrow(got)).toEqual(ready)
+    await raw.del(key)
   })
 
   it("canonicalStoreLayerFromEnv with REDIS_URL builds the Redis store: the record lands in Redis and outlives the layer", async () => {

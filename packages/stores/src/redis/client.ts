@@ -35,7 +35,9 @@ const connectionName = (keyPrefix: string): string =>
 
 /**
  * Options that make every failure surface as a command error within a bounded time: no
- * offline queue, no per-request retries, command and connect timeouts. Reconnection never
+ * offline queue, no per-request retries, a connect timeout. Commands are bounded by the store
+ * (one timer per command, store.ts), not by ioredis' `commandTimeout` as well: two timers per
+ * command cost measurable time on every round trip. Reconnection never
  * gives up (a Redis restart of any length heals by itself) and its delay is capped, so
  * nothing piles up meanwhile: commands fail at once while the connection is down.
  */
@@ -47,7 +49,6 @@ const boundedOptions = (config: RedisCanonicalStoreConfig) => {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: config.commandTimeoutMs,
     connectTimeout: config.connectTimeoutMs,
     connectionName: connectionName(config.keyPrefix),
     autoResendUnfulfilledCommands: false

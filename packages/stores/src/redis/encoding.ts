@@ -16,9 +16,18 @@ export const COMPRESSED_MAGIC = "\u0000Z1:"
 /** DEFLATE level: 1 (fastest). Large raw responses are JSON logs and rows: they shrink well even so. */
 export const COMPRESSION_LEVEL = 1
 
-/** The value to store for a record's JSON text (`status` is the record's status). */
-export const encodeStored = (json: string, status: string, compressAboveBytes: number): string | Buffer => {
-  if (status === "PROJECTING" || Buffer.byteLength(json, "utf8") <= compressAboveBytes) return json
+/**
+ * The value to store for a record's JSON text. `status` is the record's status; `bytes` its UTF-8
+ * length when the caller already counted it (counted here otherwise).
+ */
+export const encodeStored = (
+  json: string,
+  options: { readonly status: string; readonly compressAboveBytes: number; readonly bytes?: number }
+): string | Buffer => {
+  const { status, compressAboveBytes } = options
+  if (status === "PROJECTING" || (options.bytes ?? Buffer.byteLength(json, "utf8")) <= compressAboveBytes) {
+    return json
+  }
   const header = Buffer.from(`${COMPRESSED_MAGIC}${status}\n`, "latin1")
   return Buffer.concat([header, deflateRawSync(json, { level: COMPRESSION_LEVEL })])
 }

@@ -1,6 +1,5 @@
 import {
   type CanonicalInvocation,
-  CanonicalInvocationSchema,
   CanonicalInvocationStore,
   type CanonicalInvocationStoreShape,
   canonicalInvocationKey,
@@ -8,19 +7,14 @@ import {
   IllegalTransition,
   InvocationAlreadyExists,
   InvocationNotFound,
+  parseCanonicalInvocation,
   RecordTooLarge,
   StoreError,
+  type TerminalInvocation,
   utf8Bytes
 } from "@aiops-harness/core"
 import { Effect, Layer, Option, type Scope } from "effect"
-import {
-  closeBounded,
-  connectBounded,
-  createConnection,
-  type RedisConnection,
-  storeError,
-  TIMEOUT_GRACE_MS
-} from "./client.js"
+import { closeBounded, connectBounded, createConnection, type RedisConnection, storeError } from "./client.js"
 import {
   DEFAULT_COMPRESS_ABOVE_BYTES,
   type RedisCanonicalStoreConfig,
@@ -31,137 +25,172 @@ import { TRANSITION_LUA, TRANSITION_SHA1, TransitionReply } from "./transition-s
 
 type Operation = StoreError["operation"]
 
+const corrupt = (operation: Operation, cause?: unknown) =>
+  new StoreError({ operation, reason: "CORRUPT_RECORD", ...(cause === undefined ? {} : { cause }) })
+
 const decodeRecord = (
   stored: Buffer,
   operation: Operation
 ): Effect.Effect<CanonicalInvocation, StoreError> => {
   const json = decodeStored(stored)
-  if (json === null) return Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
+  if (json === null) return Effect.fail(corrupt(operation))
   let value: unknown
   try {
     value = JSON.parse(json)
   } catch (cause) {
-    return Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD", cause }))
+    return Effect.fail(corrupt(operation, cause))
   }
-  const parsed = CanonicalInvocationSchema.safeParse(value)
-  return parsed.success
-    ? Effect.succeed(parsed.data)
-    : Effect.fail(new StoreError({ operation, reason: "CORRUPT_RECORD" }))
-}
-
-/** Rejection value of {@link withDeadline}. */
-const DEADLINE = Symbol("deadline")
-
-/**
- * `promise`, or a rejection with {@link DEADLINE} after `millis`. A plain timer, cleared when the
- * promise settles: an Effect-level timeout (a racing fiber per command) cost about a third of a
- * local Redis round trip.
- */
-const withDeadline = <A>(promise: Promise<A>, millis: number): Promise<A> => {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(DEADLINE), millis)
-    timer.unref?.()
-  })
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+  const record = parseCanonicalInvocation(value)
+  return record === undefined ? Effect.fail(corrupt(operation)) : Effect.succeed(record)
 }
 
 const isNoScript = (cause: unknown): boolean => cause instanceof Error && cause.message.startsWith("NOSCRIPT")
 
+/** What a command sends, and what its reply becomes. */
+interface Command<A, B, E> {
+  readonly operation: Operation
+  readonly send: () => Promise<A>
+  /** Sent instead when `send` fails with `NOSCRIPT` (EVALSHA of a script the server lost). */
+  readonly onNoScript?: () => Promise<A>
+  readonly reply: (value: A) => Effect.Effect<B, E>
+}
+
 /**
- * The store's operations over an already connected `RedisConnection`. Every command is
- * bounded twice: by ioredis' `commandTimeout` and, as a last line of defence, by a timer a
- * little longer (wall clock).
+ * The store's operations over an already connected `RedisConnection`. Each operation is one
+ * Effect around one Redis command, bounded by one timer of `commandTimeoutMs` (ioredis' own
+ * command timeout is off, see client.ts): a racing fiber or promise per command cost about a
+ * third of a local round trip.
  */
 export const makeRedisCanonicalStoreWith = (
   connection: RedisConnection,
   config: RedisCanonicalStoreConfig
 ): CanonicalInvocationStoreShape => {
-  const { keyPrefix, ttlMillis, maxRecordBytes } = config
+  const { keyPrefix, ttlMillis, maxRecordBytes, commandTimeoutMs } = config
   const compressAboveBytes = config.compressAboveBytes ?? DEFAULT_COMPRESS_ABOVE_BYTES
-  const bound = config.commandTimeoutMs + TIMEOUT_GRACE_MS
 
-  const command = <A>(
-    operation: Operation,
-    run: () => Promise<A>,
-    commands = 1
-  ): Effect.Effect<A, StoreError> =>
-    Effect.tryPromise({
-      try: () => withDeadline(run(), bound * commands),
-      catch: (cause) =>
-        cause === DEADLINE ? new StoreError({ operation, reason: "TIMEOUT" }) : storeError(operation, cause)
-    })
-
-  // The limit applies to the JSON text (what the record is), compressed or not.
-  const encode = (record: CanonicalInvocation): Effect.Effect<string | Buffer, RecordTooLarge> =>
-    Effect.suspend(() => {
-      const json = encodeInvocation(record)
-      const bytes = utf8Bytes(json)
-      return bytes > maxRecordBytes
-        ? Effect.fail(new RecordTooLarge({ bytes, limit: maxRecordBytes }))
-        : Effect.succeed(encodeStored(json, record.status, compressAboveBytes))
-    })
-
-  return {
-    create: (record) =>
-      Effect.gen(function* () {
-        const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
-        const json = yield* encode(record)
-        const reply = yield* command("create", () => connection.setPxNx(key, json, ttlMillis))
-        if (reply === null) {
-          return yield* new InvocationAlreadyExists({ runId: record.runId, toolCallId: record.toolCallId })
-        }
-      }),
-
-    transition: (next) =>
-      Effect.gen(function* () {
-        const key = canonicalInvocationKey(keyPrefix, next.runId, next.toolCallId)
-        const json = yield* encode(next)
-        const reply = yield* command(
-          "transition",
-          async () => {
-            try {
-              return await connection.evalsha(TRANSITION_SHA1, key, json)
-            } catch (cause) {
-              if (!isNoScript(cause)) throw cause
-              return await connection.eval(TRANSITION_LUA, key, json)
-            }
-          },
-          2
+  const run = <A, B, E>(command: Command<A, B, E>): Effect.Effect<B, E | StoreError> =>
+    Effect.callback<B, E | StoreError>((resume) => {
+      let settled = false
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const settle = (effect: Effect.Effect<B, E | StoreError>) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resume(effect)
+      }
+      // One timer per command sent: an EVAL after NOSCRIPT gets its own full bound.
+      const arm = () => {
+        clearTimeout(timer)
+        timer = setTimeout(
+          () => settle(Effect.fail(new StoreError({ operation: command.operation, reason: "TIMEOUT" }))),
+          commandTimeoutMs
         )
-        const [code, from] = Array.isArray(reply) ? reply : []
-        switch (code) {
-          case TransitionReply.WRITTEN:
-            return
-          case TransitionReply.NOT_FOUND:
-            return yield* new InvocationNotFound({ runId: next.runId, toolCallId: next.toolCallId })
-          case TransitionReply.ILLEGAL:
-            if (from === "READY" || from === "ERROR") {
-              return yield* new IllegalTransition({
-                from,
-                to: next.status,
-                runId: next.runId,
-                toolCallId: next.toolCallId
-              })
-            }
-            return yield* new StoreError({ operation: "transition", reason: "CORRUPT_RECORD" })
-          case TransitionReply.CORRUPT:
-            return yield* new StoreError({ operation: "transition", reason: "CORRUPT_RECORD" })
-          default:
-            return yield* new StoreError({
+        timer.unref?.()
+      }
+      const ok = (value: A) => settle(command.reply(value))
+      const failed = (cause: unknown) => settle(Effect.fail(storeError(command.operation, cause)))
+      const sendWith = (send: () => Promise<A>, onError: (cause: unknown) => void) => {
+        arm()
+        try {
+          send().then(ok, onError)
+        } catch (cause) {
+          onError(cause)
+        }
+      }
+      const { onNoScript } = command
+      sendWith(command.send, (cause) =>
+        onNoScript !== undefined && isNoScript(cause) && !settled
+          ? sendWith(onNoScript, failed)
+          : failed(cause)
+      )
+    })
+
+  /** The stored value of a record, its JSON text counted once; over the limit, `RecordTooLarge`. */
+  const encode = (record: CanonicalInvocation): string | Buffer | RecordTooLarge => {
+    const json = encodeInvocation(record)
+    const bytes = utf8Bytes(json)
+    // The limit applies to the JSON text (what the record is), compressed or not.
+    if (bytes > maxRecordBytes) return new RecordTooLarge({ bytes, limit: maxRecordBytes })
+    return encodeStored(json, { status: record.status, compressAboveBytes, bytes })
+  }
+
+  const transitionReply =
+    (next: TerminalInvocation) =>
+    (reply: unknown): Effect.Effect<void, InvocationNotFound | IllegalTransition | StoreError> => {
+      const [code, from] = Array.isArray(reply) ? reply : []
+      switch (code) {
+        case TransitionReply.WRITTEN:
+          return Effect.void
+        case TransitionReply.NOT_FOUND:
+          return Effect.fail(new InvocationNotFound({ runId: next.runId, toolCallId: next.toolCallId }))
+        case TransitionReply.ILLEGAL:
+          return from === "READY" || from === "ERROR"
+            ? Effect.fail(
+                new IllegalTransition({
+                  from,
+                  to: next.status,
+                  runId: next.runId,
+                  toolCallId: next.toolCallId
+                })
+              )
+            : Effect.fail(corrupt("transition"))
+        case TransitionReply.CORRUPT:
+          return Effect.fail(corrupt("transition"))
+        default:
+          return Effect.fail(
+            new StoreError({
               operation: "transition",
               reason: "UNAVAILABLE",
               cause: new Error("unexpected transition script reply")
             })
-        }
+          )
+      }
+    }
+
+  return {
+    create: (record) =>
+      Effect.suspend((): Effect.Effect<void, InvocationAlreadyExists | RecordTooLarge | StoreError> => {
+        const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
+        const value = encode(record)
+        if (value instanceof RecordTooLarge) return Effect.fail(value)
+        return run({
+          operation: "create",
+          send: () => connection.setPxNx(key, value, ttlMillis),
+          reply: (reply) =>
+            reply === null
+              ? Effect.fail(
+                  new InvocationAlreadyExists({ runId: record.runId, toolCallId: record.toolCallId })
+                )
+              : Effect.void
+        })
       }),
 
+    transition: (next) =>
+      Effect.suspend(
+        (): Effect.Effect<void, InvocationNotFound | IllegalTransition | RecordTooLarge | StoreError> => {
+          const key = canonicalInvocationKey(keyPrefix, next.runId, next.toolCallId)
+          const value = encode(next)
+          if (value instanceof RecordTooLarge) return Effect.fail(value)
+          return run({
+            operation: "transition",
+            send: () => connection.evalsha(TRANSITION_SHA1, key, value),
+            onNoScript: () => connection.eval(TRANSITION_LUA, key, value),
+            reply: transitionReply(next)
+          })
+        }
+      ),
+
     get: (runId, toolCallId) =>
-      Effect.gen(function* () {
+      Effect.suspend(() => {
         const key = canonicalInvocationKey(keyPrefix, runId, toolCallId)
-        const json = yield* command("get", () => connection.get(key))
-        if (json === null) return Option.none()
-        return Option.some(yield* decodeRecord(json, "get"))
+        return run({
+          operation: "get",
+          send: () => connection.get(key),
+          reply: (stored) =>
+            stored === null
+              ? Effect.succeed(Option.none())
+              : Effect.map(decodeRecord(stored, "get"), Option.some)
+        })
       })
   }
 }

@@ -1,10 +1,20 @@
 import { createHash } from "node:crypto"
 
 /**
+ * How every PROJECTING record this store writes ends (`newProjectingInvocation` puts these two
+ * fields last). No READY or ERROR record ends so: each ends with its own last field, and a READY
+ * record whose raw response is spliced in ends with that response's closing bracket and `}`.
+ */
+export const PROJECTING_SUFFIX = ',"status":"PROJECTING","evidenceStatus":null}'
+
+/**
  * The whole transition in one atomic script on the record's own key (so it runs unchanged on
  * Redis Cluster): read, check presence, check the stored status is PROJECTING, write the
  * next record keeping the remaining TTL (`KEEPTTL`, Redis >= 6). A compressed value (see
  * encoding.ts) is a terminal record whose status is in its header: never decompressed here.
+ *
+ * A value ending with {@link PROJECTING_SUFFIX} is taken as PROJECTING without decoding its JSON
+ * (most of the script's cost); any other value is decoded as before.
  *
  * Replies: `{0}` written, `{1}` not found, `{2, status}` illegal transition from `status`,
  * `{3}` the stored value is not a canonical invocation (corrupt).
@@ -12,6 +22,11 @@ import { createHash } from "node:crypto"
 export const TRANSITION_LUA = `
 local current = redis.call('GET', KEYS[1])
 if not current then return {1} end
+local suffix = '${PROJECTING_SUFFIX}'
+if string.sub(current, -string.len(suffix)) == suffix then
+  redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+  return {0}
+end
 if string.sub(current, 1, 4) == '\\0Z1:' then
   local status = string.match(current, '^....(%u+)\\n')
   if status == 'READY' or status == 'ERROR' then return {2, status} end
