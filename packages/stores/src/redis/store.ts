@@ -114,6 +114,17 @@ export const makeRedisCanonicalStoreWith = (
     return encodeStored(json, { status: record.status, compressAboveBytes, bytes })
   }
 
+  /** `write(key, value)` with the record's key and stored value; over the size limit, `RecordTooLarge`. */
+  const written = <E>(
+    record: CanonicalInvocation,
+    write: (key: string, value: string | Buffer) => Effect.Effect<void, E>
+  ): Effect.Effect<void, E | RecordTooLarge> =>
+    Effect.suspend((): Effect.Effect<void, E | RecordTooLarge> => {
+      const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
+      const value = encode(record)
+      return value instanceof RecordTooLarge ? Effect.fail(value) : write(key, value)
+    })
+
   const transitionReply =
     (next: TerminalInvocation) =>
     (reply: unknown): Effect.Effect<void, InvocationNotFound | IllegalTransition | StoreError> => {
@@ -149,11 +160,8 @@ export const makeRedisCanonicalStoreWith = (
 
   return {
     create: (record) =>
-      Effect.suspend((): Effect.Effect<void, InvocationAlreadyExists | RecordTooLarge | StoreError> => {
-        const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
-        const value = encode(record)
-        if (value instanceof RecordTooLarge) return Effect.fail(value)
-        return run({
+      written(record, (key, value) =>
+        run({
           operation: "create",
           send: () => connection.setPxNx(key, value, ttlMillis),
           reply: (reply) =>
@@ -163,21 +171,16 @@ export const makeRedisCanonicalStoreWith = (
                 )
               : Effect.void
         })
-      }),
+      ),
 
     transition: (next) =>
-      Effect.suspend(
-        (): Effect.Effect<void, InvocationNotFound | IllegalTransition | RecordTooLarge | StoreError> => {
-          const key = canonicalInvocationKey(keyPrefix, next.runId, next.toolCallId)
-          const value = encode(next)
-          if (value instanceof RecordTooLarge) return Effect.fail(value)
-          return run({
-            operation: "transition",
-            send: () => connection.evalsha(TRANSITION_SHA1, key, value),
-            onNoScript: () => connection.eval(TRANSITION_LUA, key, value),
-            reply: transitionReply(next)
-          })
-        }
+      written(next, (key, value) =>
+        run({
+          operation: "transition",
+          send: () => connection.evalsha(TRANSITION_SHA1, key, value),
+          onNoScript: () => connection.eval(TRANSITION_LUA, key, value),
+          reply: transitionReply(next)
+        })
       ),
 
     get: (runId, toolCallId) =>
