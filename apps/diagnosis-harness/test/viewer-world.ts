@@ -1,6 +1,7 @@
 import { ChatModel, OfflineModel } from "@aiops-harness/agent"
 import { InMemoryAudit, TraceQuery, type TraceQueryShape } from "@aiops-harness/audit"
-import { AuditSink, type AuditSinkShape, AuditWriteError } from "@aiops-harness/core"
+import { AuditSink, type AuditSinkShape } from "@aiops-harness/core"
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { loadConfig } from "../src/config.js"
 import { type AppRuntime, makeAppRuntime } from "../src/runtime.js"
@@ -18,15 +19,13 @@ export const LIVE_MARKER = "(live)"
  */
 const lossySink = (sink: AuditSinkShape): AuditSinkShape => {
   let tools = 0
-  const lose = (record: string) =>
-    Effect.fail(new AuditWriteError({ record, cause: "injected for the viewer test" }))
-  return {
-    ...sink,
-    recordToolInvocation: (i) =>
-      i.sessionId === GAP_SESSION && ++tools === 1 ? lose("tool_invocation") : sink.recordToolInvocation(i),
-    appendTimelineEvent: (e) =>
-      e.sessionId === GAP_SESSION && e.seq === 5 ? lose("run_timeline_event") : sink.appendTimelineEvent(e)
-  }
+  return new RecordingAuditSink({
+    forwardTo: sink,
+    fail: (write) =>
+      write.record.sessionId === GAP_SESSION &&
+      ((write.kind === "recordToolInvocation" && ++tools === 1) ||
+        (write.kind === "appendTimelineEvent" && write.record.seq === 5))
+  })
 }
 
 export interface ViewerWorld {

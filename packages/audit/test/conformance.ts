@@ -15,7 +15,7 @@ import {
   type TokenUsage,
   type ToolDefinition
 } from "@aiops-harness/core"
-import { testId } from "@aiops-harness/core/testing"
+import { type AuditWriteKind, RecordingAuditSink, testId } from "@aiops-harness/core/testing"
 import { Effect, Exit, Option, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
@@ -237,33 +237,12 @@ const EXPECTED_TYPES = [
   "RUN_FINISHED"
 ]
 
-type SinkMethod = keyof AuditSinkShape
-
 /** Wraps a sink so that chosen writes fail with `AuditWriteError` (the n-th call of a method, 1-based). */
 export const failSomeWrites = (
   sink: AuditSinkShape,
-  plan: Partial<Record<SinkMethod, ReadonlyArray<number>>>
-): AuditSinkShape => {
-  const calls = new Map<string, number>()
-  const wrap =
-    <A>(method: SinkMethod, write: (a: A) => Effect.Effect<void, AuditWriteError>) =>
-    (a: A): Effect.Effect<void, AuditWriteError> =>
-      Effect.suspend(() => {
-        const n = (calls.get(method) ?? 0) + 1
-        calls.set(method, n)
-        return plan[method]?.includes(n)
-          ? Effect.fail(new AuditWriteError({ record: method, cause: "injected" }))
-          : write(a)
-      })
-  return {
-    startRun: wrap("startRun", sink.startRun),
-    finishRun: wrap("finishRun", sink.finishRun),
-    appendTimelineEvent: wrap("appendTimelineEvent", sink.appendTimelineEvent),
-    recordAgentStep: wrap("recordAgentStep", sink.recordAgentStep),
-    recordToolInvocation: wrap("recordToolInvocation", sink.recordToolInvocation),
-    recordTokenUsage: wrap("recordTokenUsage", sink.recordTokenUsage)
-  }
-}
+  plan: Partial<Record<AuditWriteKind, ReadonlyArray<number>>>
+): AuditSinkShape =>
+  new RecordingAuditSink({ forwardTo: sink, fail: (write, nth) => plan[write.kind]?.includes(nth) === true })
 
 export const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")

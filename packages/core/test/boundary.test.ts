@@ -7,13 +7,13 @@ import {
   makeToolBoundary,
   type ToolDefinition
 } from "../src/index.js"
+import { RecordingAuditSink } from "../src/testing/audit-sink.js"
 import {
   call,
   downStore,
   failingBackendTool,
   knowledgeTool,
   RUN_ID,
-  recordingAudit,
   runOptions,
   SECRET,
   setup
@@ -558,7 +558,7 @@ describe("ToolBoundary: hostile tools and interruption", () => {
   it("an interrupted call moves its record to ERROR (CANCELLED) and is audited", () =>
     run(
       Effect.gen(function* () {
-        const { sink, log } = yield* recordingAudit
+        const audit = new RecordingAuditSink()
         const result = yield* Effect.gen(function* () {
           const r = yield* makeRun(runOptions())
           const tool = knowledgeTool({ execute: () => Effect.never })
@@ -567,15 +567,14 @@ describe("ToolBoundary: hostile tools and interruption", () => {
             .CanonicalInvocationStore
           const timedOut = yield* Effect.exit(Effect.timeout(boundary.call(call("call-1")), 50))
           const record = Option.getOrThrow(yield* store.get(RUN_ID, "call-1" as never))
-          return { timedOut, record, entries: yield* log }
-        }).pipe(Effect.provide(Layer.merge(InMemoryCanonicalStore.layer(), Layer.succeed(AuditSink, sink))))
+          return { timedOut, record }
+        }).pipe(Effect.provide(Layer.merge(InMemoryCanonicalStore.layer(), audit.layer)))
         expect(result.timedOut._tag).toBe("Failure")
         expect([result.record.status, result.record.status === "ERROR" && result.record.errorCode]).toEqual([
           "ERROR",
           "CANCELLED"
         ])
-        const audited = result.entries.filter((e) => e.kind === "tool_invocation").map((e) => e.record as any)
-        expect(audited.map((a) => a.errorCode)).toEqual(["CANCELLED"])
+        expect(audit.invocations.map((a) => a.errorCode)).toEqual(["CANCELLED"])
       })
     ))
 
@@ -606,27 +605,24 @@ describe("ToolBoundary: durable audit", () => {
   it("writes one tool_invocation row and one TOOL_INVOCATION event, bound to the step", () =>
     run(
       Effect.gen(function* () {
-        const { sink, log } = yield* recordingAudit
-        const entries = yield* Effect.gen(function* () {
+        const audit = new RecordingAuditSink()
+        yield* Effect.gen(function* () {
           const r = yield* makeRun(runOptions())
           const boundary = yield* makeToolBoundary({ run: r, tools: [knowledgeTool(), failingBackendTool()] })
           yield* boundary.call({ ...call("call-1"), stepId: "step-1" })
           yield* boundary.call({ ...call("call-2", { query: "x" }, "query_logs"), stepId: "step-1" })
-          return yield* log
-        }).pipe(Effect.provide(Layer.merge(InMemoryCanonicalStore.layer(), Layer.succeed(AuditSink, sink))))
-        const invocations = entries.filter((e) => e.kind === "tool_invocation").map((e) => e.record as any)
-        expect(invocations.map((i) => [i.toolCallId, i.stepId, i.status, i.errorCode])).toEqual([
+        }).pipe(Effect.provide(Layer.merge(InMemoryCanonicalStore.layer(), audit.layer)))
+        expect(audit.invocations.map((i) => [i.toolCallId, i.stepId, i.status, i.errorCode])).toEqual([
           ["call-1", "step-1", "READY", null],
           ["call-2", "step-1", "ERROR", "BACKEND_ERROR"]
         ])
-        const events = entries.filter((e) => e.kind === "timeline").map((e) => e.record as any)
-        expect(events.map((e) => [e.seq, e.type])).toEqual([
+        expect(audit.events.map((e) => [e.seq, e.type])).toEqual([
           [1, "RUN_STARTED"],
           [2, "TOOL_INVOCATION"],
           [3, "TOOL_INVOCATION"]
         ])
-        expect(JSON.stringify(entries)).not.toContain(SECRET)
-        expect(JSON.stringify(entries)).not.toContain("pool exhausted")
+        expect(JSON.stringify(audit.writes)).not.toContain(SECRET)
+        expect(JSON.stringify(audit.writes)).not.toContain("pool exhausted")
       })
     ))
 
@@ -658,11 +654,11 @@ describe("ToolBoundary: durable audit", () => {
   it("the durable audit record carries the budget left after the call (counts only) and the duplicate identity", () =>
     run(
       Effect.gen(function* () {
-        const { sink, log } = yield* recordingAudit
+        const audit = new RecordingAuditSink()
         const runContext = yield* Effect.provideService(
           makeRun(runOptions({ budget: { maxToolCalls: 5 } })),
           AuditSink,
-          sink
+          audit
         )
         const boundary = yield* makeToolBoundary({
           run: runContext,
@@ -670,7 +666,7 @@ describe("ToolBoundary: durable audit", () => {
         })
         const ok = yield* boundary.call(call("call-b1"))
         yield* boundary.call(call("call-b2", { query: "x" }, "query_logs"))
-        const records = (yield* log).filter((e) => e.kind === "tool_invocation").map((e) => e.record as any)
+        const records = audit.invocations as any[]
         expect(records).toHaveLength(2)
         expect(records[0].metadata).toEqual({
           duplicate_identity: ok.control.duplicateIdentity,

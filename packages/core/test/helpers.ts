@@ -1,7 +1,6 @@
-import { Effect, Layer, Ref } from "effect"
+import { Effect, Layer } from "effect"
 import { z } from "zod"
 import {
-  type AuditSinkShape,
   AuditSink,
   BackendError,
   CanonicalInvocationStore,
@@ -53,21 +52,6 @@ export const failingBackendTool = (): ToolDefinition<{ query: string }, unknown>
       })
     ),
   project: () => Effect.die("never projected")
-})
-
-/** An AuditSink that keeps everything it is given, in order. */
-export const recordingAudit = Effect.gen(function* () {
-  const log = yield* Ref.make<Array<{ kind: string; record: unknown }>>([])
-  const push = (kind: string) => (record: unknown) => Ref.update(log, (l) => [...l, { kind, record }])
-  const sink: AuditSinkShape = {
-    startRun: push("run_start"),
-    finishRun: push("run_finish"),
-    appendTimelineEvent: push("timeline"),
-    recordAgentStep: push("agent_step"),
-    recordToolInvocation: push("tool_invocation"),
-    recordTokenUsage: push("token_usage")
-  }
-  return { sink, log: Ref.get(log) }
 })
 
 export const downStore = Layer.succeed(CanonicalInvocationStore, {

@@ -15,7 +15,8 @@ import {
   TOOL_ERROR_CODES,
   type ToolCallId
 } from "../src/index.js"
-import { recordingAudit, runOptions } from "./helpers.js"
+import { RecordingAuditSink } from "../src/testing/audit-sink.js"
+import { runOptions } from "./helpers.js"
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
 
@@ -92,8 +93,8 @@ describe("run lifecycle", () => {
   it("finish twice fails, writes RUN_FINISHED once with the ledger total", () =>
     run(
       Effect.gen(function* () {
-        const { sink, log } = yield* recordingAudit
-        const entries = yield* Effect.gen(function* () {
+        const audit = new RecordingAuditSink()
+        yield* Effect.gen(function* () {
           const r = yield* makeRun(runOptions())
           yield* r.recorder.tokenUsage({
             component: "router",
@@ -113,9 +114,8 @@ describe("run lifecycle", () => {
           const again = yield* Effect.exit(r.finish({ status: "FAILED" }))
           expect(Exit.isFailure(again)).toBe(true)
           expect(yield* r.state).toBe("FINISHED")
-          return yield* log
-        }).pipe(Effect.provideService(AuditSink, sink))
-        const events = entries.filter((e) => e.kind === "timeline").map((e) => e.record as any)
+        }).pipe(Effect.provide(audit.layer))
+        const events = audit.events as any[]
         expect(events.map((e) => e.type)).toEqual([
           "RUN_STARTED",
           "MODEL_TOKEN_USAGE",
@@ -123,10 +123,10 @@ describe("run lifecycle", () => {
           "RUN_FINISHED"
         ])
         expect(events.at(-1).payload.run_total_tokens).toBe(15)
-        const usages = entries.filter((e) => e.kind === "token_usage").map((e) => e.record as any)
+        const usages = audit.tokens
         // Missing usage is recorded as unavailable, never as 0.
         expect(usages[1]).toMatchObject({ usageAvailable: false, totalTokens: null, promptTokens: null })
-        const finish = entries.find((e) => e.kind === "run_finish")!.record as any
+        const finish = audit.finished[0]!
         expect(finish.expected).toEqual({
           timelineEvents: 4,
           agentSteps: 0,
