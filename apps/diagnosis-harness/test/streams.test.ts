@@ -1,6 +1,7 @@
 import { HttpAgent, verifyEvents } from "@ag-ui/client"
 import { EventSchemas } from "@ag-ui/core/schemas"
 import { ChatModel, OfflineModel } from "@aiops-harness/agent"
+import { ScriptedChatModel, ScriptedTurn } from "@aiops-harness/agent/testing"
 import { InMemoryAudit, TraceQuery } from "@aiops-harness/audit"
 import { AuditSink } from "@aiops-harness/core"
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, uiMessageChunkSchema } from "ai"
@@ -285,8 +286,8 @@ describe.each([
   })
 })
 
-/** A model that never answers: the run is still going when the client leaves. */
-const hungModel = Layer.succeed(ChatModel, { chat: () => Effect.never })
+/** A model whose one call never answers: the run is still going when the client leaves. */
+const hungModel = () => new ScriptedChatModel([ScriptedTurn.hang()]).layer
 
 describe.each([
   [
@@ -302,7 +303,7 @@ describe.each([
   ["/api/ai-sdk/chat", (s: string) => aiSdkBody(s), (text: string) => /"runId":"([^"]+)"/.exec(text)?.[1]]
 ])("%s: a client that disconnects", (path, body, runIdOf) => {
   it("cancels its run: RUN_FINISHED CANCELLED in the audit", async () => {
-    const { runtime, config } = makeRuntime({ SHUTDOWN_GRACE_MS: "100" }, hungModel)
+    const { runtime, config } = makeRuntime({ SHUTDOWN_GRACE_MS: "100" }, hungModel())
     const server = await startServer(runtime, config)
     const sessionId = `s-gone-${path.replace(/\W/g, "")}`
     try {
@@ -344,7 +345,7 @@ describe.each([
   ["/api/ai-sdk/chat", (s: string) => aiSdkBody(s), { type: "abort" }]
 ])("%s during a shutdown", (path, body, last) => {
   it("the open run is cancelled and the stream ends with the protocol's cancellation", async () => {
-    const { runtime, config } = makeRuntime({ SHUTDOWN_GRACE_MS: "5000" }, hungModel)
+    const { runtime, config } = makeRuntime({ SHUTDOWN_GRACE_MS: "5000" }, hungModel())
     const server = await startServer(runtime, config)
     const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
       method: "POST",

@@ -1,4 +1,5 @@
-import { ChatModel, ModelError, OfflineModel } from "@aiops-harness/agent"
+import { type ChatModel, ModelError, OfflineModel } from "@aiops-harness/agent"
+import { ScriptedChatModel, ScriptedTurn } from "@aiops-harness/agent/testing"
 import { InMemoryAudit, TraceQuery } from "@aiops-harness/audit"
 import { AuditSink, revealed } from "@aiops-harness/core"
 import { Effect, Layer } from "effect"
@@ -258,22 +259,22 @@ describe("OpenTelemetry GenAI spans over OTLP/HTTP", () => {
   })
 
   it("a failed model call is a chat span with error.type = the stable reason, never the provider's text", async () => {
-    const failing = Layer.succeed(ChatModel, {
-      info: { provider: "openai", model: "gpt-test" },
-      chat: () =>
-        Effect.fail(
-          new ModelError({
-            reason: "HTTP_STATUS",
-            status: 500,
-            attempts: 1,
-            detail: `upstream said ${SECRET}`
-          })
-        )
+    const error = new ModelError({
+      reason: "HTTP_STATUS",
+      status: 500,
+      attempts: 1,
+      detail: `upstream said ${SECRET}`
     })
+    // The router falls back to keywords; the first agent turn's failure ends the run.
+    const failing = new ScriptedChatModel(
+      [ScriptedTurn.fail(error, { purpose: "router" }), ScriptedTurn.fail(error, { purpose: "agent" })],
+      { info: { provider: "openai", model: "gpt-test" } }
+    )
     const { result } = await runExported(
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
-      { model: failing }
+      { model: failing.layer }
     )
+    failing.verify()
     expect(result.releaseResult).toBe("RUN_FAILED")
     const spans = receiver.spans()
     const chats = byName(spans, "chat gpt-test")
