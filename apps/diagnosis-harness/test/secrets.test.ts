@@ -197,32 +197,30 @@ describe.skipIf(!redisUp || !mysqlUp)("secrets never leave their Redacted wrappe
   }, 120_000)
 
   it("error messages: a wrong password, an unreachable server and a malformed URL never show one", async () => {
-    const wrongMysql = captureIo({
-      ...env,
-      MYSQL_URL: env.MYSQL_URL!.replace(MYSQL_PASSWORD, `${MYSQL_PASSWORD}x`)
-    })
-    const a = await captureLogs(() => main(["diagnose", "why?"], wrongMysql.io))
-    expect(a.value).toBe(1)
-    expect(wrongMysql.err.join("\n")).toContain("access denied")
-    expectNoSecret("wrong MySQL password", [...wrongMysql.err, ...wrongMysql.out, a.logs].join("\n"))
-
-    const wrongRedis = captureIo({
-      ...env,
-      REDIS_URL: env.REDIS_URL!.replace(REDIS_PASSWORD, `${REDIS_PASSWORD}x`)
-    })
-    const b = await captureLogs(() => main(["diagnose", "why?"], wrongRedis.io))
-    expect(b.value).toBe(1)
-    expect(wrongRedis.err.join("\n")).toContain("cannot start: canonical store: Redis at")
-    expectNoSecret("wrong Redis password", [...wrongRedis.err, ...wrongRedis.out, b.logs].join("\n"))
-
-    const unreachable = captureIo({
-      ...env,
-      REDIS_URL: `redis://${redisUser}:${REDIS_PASSWORD}@127.0.0.1:1`
-    })
-    const c = await captureLogs(() => main(["diagnose", "why?"], unreachable.io))
-    expect(c.value).toBe(1)
-    expect(unreachable.err.join("\n")).toContain("127.0.0.1:1 is unreachable")
-    expectNoSecret("unreachable Redis", [...unreachable.err, c.logs].join("\n"))
+    const failures: ReadonlyArray<[string, Record<string, string>, string]> = [
+      [
+        "wrong MySQL password",
+        { MYSQL_URL: env.MYSQL_URL!.replace(MYSQL_PASSWORD, `${MYSQL_PASSWORD}x`) },
+        "access denied"
+      ],
+      [
+        "wrong Redis password",
+        { REDIS_URL: env.REDIS_URL!.replace(REDIS_PASSWORD, `${REDIS_PASSWORD}x`) },
+        "cannot start: canonical store: Redis at"
+      ],
+      [
+        "unreachable Redis",
+        { REDIS_URL: `redis://${redisUser}:${REDIS_PASSWORD}@127.0.0.1:1` },
+        "127.0.0.1:1 is unreachable"
+      ]
+    ]
+    for (const [what, change, said] of failures) {
+      const io = captureIo({ ...env, ...change })
+      const { value, logs } = await captureLogs(() => main(["diagnose", "why?"], io.io))
+      expect(value, what).toBe(1)
+      expect(io.err.join("\n"), what).toContain(said)
+      expectNoSecret(what, [...io.err, ...io.out, logs].join("\n"))
+    }
 
     for (const bad of [
       { REDIS_URL: `http://${redisUser}:${REDIS_PASSWORD}@h:1` },

@@ -1,4 +1,5 @@
 import { AuditSink, InvalidConfig, readEnvConfigSync, revealed } from "@aiops-harness/core"
+import { invalidConfigOf } from "@aiops-harness/core/testing"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { type AuditSettings, auditConfig, auditLayerConfig, auditLayerFromEnv } from "../src/index.js"
@@ -7,15 +8,7 @@ type Env = Record<string, string | undefined>
 
 const settings = (env: Env): AuditSettings => readEnvConfigSync(auditConfig, env)
 
-const invalid = (env: Env): InvalidConfig => {
-  try {
-    settings(env)
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidConfig)
-    return error as InvalidConfig
-  }
-  throw new Error("expected InvalidConfig")
-}
+const invalid = (env: Env): InvalidConfig => invalidConfigOf(auditConfig, env)
 
 const URL_WITH_PASSWORD = "mysql://audit:s3cret-pw@127.0.0.1:3306/audit_db"
 

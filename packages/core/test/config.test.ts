@@ -9,20 +9,13 @@ import {
   rejectConfig,
   revealed
 } from "../src/index.js"
+import { invalidConfigOf } from "../src/testing/index.js"
 
 type Env = Record<string, string | undefined>
 
 const read = <A>(config: Config.Config<A>, env: Env): A => readEnvConfigSync(config, env)
 
-const failure = <A>(config: Config.Config<A>, env: Env): InvalidConfig => {
-  try {
-    readEnvConfigSync(config, env)
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidConfig)
-    return error as InvalidConfig
-  }
-  throw new Error("expected InvalidConfig")
-}
+const failure = invalidConfigOf
 
 describe("EnvConfig.int / optionalInt", () => {
   const port = EnvConfig.int("PORT", 8787, { min: 0, max: 65535 })
@@ -182,6 +175,12 @@ describe("EnvConfig.parsed, rejectConfig, readEnvConfig", () => {
     } finally {
       delete process.env.AIOPS_CONFIG_TEST_N
     }
+  })
+
+  it("invalidConfigOf (testing) throws when the config reads fine or fails otherwise", () => {
+    expect(() => invalidConfigOf(EnvConfig.int("N", 1), {})).toThrow("expected InvalidConfig, read 1")
+    const dies = Config.succeed(1).pipe(Config.mapEffect(() => Effect.die(new RangeError("boom"))))
+    expect(() => invalidConfigOf(dies, {})).toThrow(RangeError)
   })
 
   it("a plain Effect Config failure becomes InvalidConfig too", () => {

@@ -1,5 +1,5 @@
 import { CanonicalInvocationStore, InvalidConfig, readEnvConfigSync, revealed } from "@aiops-harness/core"
-import { projectingRecord, redisGate, redisUrl } from "@aiops-harness/core/testing"
+import { invalidConfigOf, projectingRecord, redisGate, redisUrl } from "@aiops-harness/core/testing"
 import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import {
@@ -27,15 +27,7 @@ const redisConfigFromEnv = (
   return s._tag === "Redis" ? s.redis : undefined
 }
 
-const invalid = (env: Env): InvalidConfig => {
-  try {
-    settings(env)
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidConfig)
-    return error as InvalidConfig
-  }
-  throw new Error("expected InvalidConfig")
-}
+const invalid = (env: Env): InvalidConfig => invalidConfigOf(canonicalStoreConfig, env)
 
 const roundTrip = Effect.gen(function* () {
   const store = yield* CanonicalInvocationStore

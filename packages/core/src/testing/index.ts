@@ -1,4 +1,5 @@
 export * from "./fixtures.js"
+export * from "./config.js"
 export * from "./integration.js"
 export * from "./fault-proxy.js"
 export * from "./property.js"
