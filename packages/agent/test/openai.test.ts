@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { InMemoryCanonicalStore } from "@aiops-harness/core"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Fiber, Layer, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   ChatModel,
@@ -275,9 +276,26 @@ describe("OpenAICompatibleModel", () => {
 
   it("a fetch that ignores its abort signal is still bounded by the Effect clock", async () => {
     const neverSettles = (() => new Promise<Response>(() => undefined)) as typeof fetch
-    const r = await chat(
-      options("http://127.0.0.1:9/v1", { timeoutMs: 100, maxRetries: 0, fetch: neverSettles }),
-      { purpose: "agent", messages: [] }
+    // The Effect clock is a TestClock: the bound (timeoutMs + 1 s) passes without waiting for it.
+    const r = await Effect.runPromise(
+      Effect.gen(function* () {
+        const model = yield* ChatModel
+        const call = yield* Effect.forkChild(Effect.result(model.chat({ purpose: "agent", messages: [] })))
+        yield* Effect.yieldNow
+        yield* TestClock.adjust(1_099)
+        expect(call.pollUnsafe()).toBeUndefined()
+        yield* TestClock.adjust(1)
+        return yield* Fiber.join(call)
+      }).pipe(
+        Effect.provide(
+          Layer.merge(
+            OpenAICompatibleModel.layer(
+              options("http://127.0.0.1:9/v1", { timeoutMs: 100, maxRetries: 0, fetch: neverSettles })
+            ),
+            TestClock.layer()
+          )
+        )
+      )
     )
     expect(r._tag === "Failure" && r.failure).toMatchObject({ reason: "TIMEOUT", attempts: 1 })
   })
