@@ -1,3 +1,5 @@
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
+import { ScriptedChatModel, ScriptedTurn } from "../src/testing/index.js"
 import { InMemoryCanonicalStore, type TimelineEvent } from "@aiops-harness/core"
 import { redactText } from "@aiops-harness/projectors"
 import { Effect, Layer } from "effect"
@@ -11,16 +13,7 @@ import {
   type ProgressEvent,
   runDiagnosis
 } from "../src/index.js"
-import {
-  DOCS,
-  knowledgeTool,
-  logsTool,
-  recordingAudit,
-  scriptedModel,
-  spying,
-  text,
-  toolCall
-} from "./helpers.js"
+import { DOCS, knowledgeTool, logsTool, spying, text, toolCall } from "./helpers.js"
 
 const SUCCESS_EVENTS = [
   "RUN_STARTED",
@@ -44,7 +37,7 @@ const run = (
   model: Layer.Layer<ChatModel>,
   request: Partial<DiagnosisRequest>,
   options: DiagnosisOptions,
-  audit = recordingAudit(),
+  audit = new RecordingAuditSink(),
   store = InMemoryCanonicalStore.layer()
 ) =>
   Effect.runPromise(
@@ -70,8 +63,8 @@ describe("runDiagnosis with the offline rule model", () => {
       { tools: [knowledgeTool(DOCS)], onProgress: (e) => progress.push(e) }
     )
 
-    expect(audit.types()).toEqual(SUCCESS_EVENTS)
-    expect(audit.log.events.map((e) => e.seq)).toEqual(SUCCESS_EVENTS.map((_, i) => i + 1))
+    expect(audit.eventTypes()).toEqual(SUCCESS_EVENTS)
+    expect(audit.events.map((e) => e.seq)).toEqual(SUCCESS_EVENTS.map((_, i) => i + 1))
     expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
     expect(result.intent).toBe("diagnosis")
     expect(result.report?.claims[0]?.citations[0]).toEqual({
@@ -84,32 +77,32 @@ describe("runDiagnosis with the offline rule model", () => {
     expect(result.semanticGuard?.verdict).toBe("SUPPORTED")
 
     // agent steps and the tool call's step id
-    expect(audit.log.steps.map((s) => [s.stepId, s.outcome, s.toolCallIds])).toEqual([
+    expect(audit.steps.map((s) => [s.stepId, s.outcome, s.toolCallIds])).toEqual([
       ["step-1", "tool_calls", ["offline-call-1"]],
       ["step-2", "final", []]
     ])
-    expect(audit.log.invocations.map((i) => [i.toolCallId, i.stepId, i.status, i.evidenceStatus])).toEqual([
+    expect(audit.invocations.map((i) => [i.toolCallId, i.stepId, i.status, i.evidenceStatus])).toEqual([
       ["offline-call-1", "step-1", "READY", "EVIDENCE_FOUND"]
     ])
 
     // tokens reconcile: ledger sum = summary = RUN_FINISHED payload = finish record
-    const ledger = audit.log.tokens.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
-    expect(audit.log.tokens.map((t) => t.component)).toEqual([
+    const ledger = audit.tokens.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
+    expect(audit.tokens.map((t) => t.component)).toEqual([
       "router",
       "agent_turn",
       "agent_turn",
       "semantic_guard"
     ])
-    expect(audit.log.tokens.every((t) => t.usageAvailable)).toBe(true)
+    expect(audit.tokens.every((t) => t.usageAvailable)).toBe(true)
     expect(ledger).toBeGreaterThan(0)
     expect(result.summary.totalTokens).toBe(ledger)
-    expect(finishedPayload(audit.log.events).run_total_tokens).toBe(ledger)
-    expect(audit.log.finished[0]).toMatchObject({
+    expect(finishedPayload(audit.events).run_total_tokens).toBe(ledger)
+    expect(audit.finished[0]).toMatchObject({
       totalTokens: ledger,
       status: "FINISHED",
       releaseResult: "DIAGNOSIS_REPORT"
     })
-    expect(audit.log.finished[0]?.expected).toEqual({
+    expect(audit.finished[0]?.expected).toEqual({
       timelineEvents: 15,
       agentSteps: 2,
       toolInvocations: 1,
@@ -155,13 +148,13 @@ describe("runDiagnosis with the offline rule model", () => {
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.stopReason).toBe("NO_GAIN")
     expect(result.report).toBeNull()
-    const types = audit.types()
+    const types = audit.eventTypes()
     expect(types.filter((t) => t === "TOOL_INVOCATION")).toHaveLength(3)
     expect(types.filter((t) => t === "STOP_REQUIRED")).toHaveLength(1)
     expect(types.filter((t) => t === "AGENT_MODEL_STEP").length).toBeLessThanOrEqual(maxSteps)
     expect(types.slice(-3)).toEqual(["EVIDENCE_GUARD_INITIAL", "RELEASE_DECISION", "RUN_FINISHED"])
     expect(types).not.toContain("SEMANTIC_GUARD_ATTEMPT")
-    const stop = audit.log.events.find((e) => e.type === "STOP_REQUIRED")
+    const stop = audit.events.find((e) => e.type === "STOP_REQUIRED")
     expect(stop?.payload.reason).toBe("NO_GAIN")
 
     // the control message reached the model, after which no tools were offered
@@ -179,11 +172,11 @@ describe("runDiagnosis with the offline rule model", () => {
     expect(result.content).toContain("lookup_knowledge")
     expect(result.content).toContain("query_logs")
     expect(result.content).toMatch(/window \S+\.\.\S+/)
-    expect(finishedPayload(audit.log.events)).toMatchObject({
+    expect(finishedPayload(audit.events)).toMatchObject({
       status: "FINISHED",
       release_result: "CANNOT_CONCLUDE"
     })
-    expect(result.summary.totalTokens).toBe(audit.log.tokens.reduce((s, t) => s + (t.totalTokens ?? 0), 0))
+    expect(result.summary.totalTokens).toBe(audit.tokens.reduce((s, t) => s + (t.totalTokens ?? 0), 0))
   })
 
   it("answers NOT_A_DIAGNOSIS for other intents and still finishes the run", async () => {
@@ -193,7 +186,7 @@ describe("runDiagnosis with the offline rule model", () => {
       { tools: [knowledgeTool(DOCS)] }
     )
     expect(result.releaseResult).toBe("NOT_A_DIAGNOSIS")
-    expect(audit.types()).toEqual([
+    expect(audit.eventTypes()).toEqual([
       "RUN_STARTED",
       "MODEL_TOKEN_USAGE",
       "ROUTING_ATTEMPT",
@@ -236,8 +229,8 @@ describe("runDiagnosis redacts the question and the released content", () => {
     const redacted = redactText(SECRET_QUESTION)
     expect(redacted).toContain("<IP>")
     expect(redacted).toContain("<SECRET>")
-    expect(audit.log.started.map((s) => s.query)).toEqual([redacted])
-    expect(audit.log.finished[0]?.finalContent).toBe(result.content)
+    expect(audit.started.map((s) => s.query)).toEqual([redacted])
+    expect(audit.finished[0]?.finalContent).toBe(result.content)
 
     // Router and agent were given the redacted question.
     const router = spy.requests.find((r) => r.purpose === "router")
@@ -248,11 +241,11 @@ describe("runDiagnosis redacts the question and the released content", () => {
     expectNoQuestionSecret("content", result.content)
     expectNoQuestionSecret("report", JSON.stringify(result.report))
     expectNoQuestionSecret("model messages", JSON.stringify(spy.requests))
-    expectNoQuestionSecret("audit records", JSON.stringify(audit.log))
+    expectNoQuestionSecret("audit records", JSON.stringify(audit.writes))
   })
 
   it("redacts the released report text and stored finalContent even when the draft itself echoes a secret", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "query_logs", { topic: "application", query: "level:ERROR" }),
       text(
@@ -277,7 +270,7 @@ describe("runDiagnosis redacts the question and the released content", () => {
     expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
     expect(result.content).toContain("<IP>")
     expect(result.content).toContain("<SECRET>")
-    expect(audit.log.finished[0]?.finalContent).toBe(result.content)
+    expect(audit.finished[0]?.finalContent).toBe(result.content)
     expect(result.report?.summary).toBe(redactText("checkout from 10.42.3.17 fails (password=hunter2)"))
     // citations are released as checked
     expect(result.report?.claims[0]?.citations).toEqual([
@@ -285,13 +278,13 @@ describe("runDiagnosis redacts the question and the released content", () => {
     ])
     expectNoQuestionSecret("content", result.content)
     expectNoQuestionSecret("report", JSON.stringify(result.report))
-    expectNoQuestionSecret("finish record", JSON.stringify(audit.log.finished))
+    expectNoQuestionSecret("finish record", JSON.stringify(audit.finished))
   })
 
   it("audits the redacted question when the model is unavailable", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
-      () => Effect.fail(new ModelError({ reason: "NETWORK", attempts: 1 }))
+      ScriptedTurn.fail(new ModelError({ reason: "NETWORK", attempts: 1 }))
     ])
     const { result, audit } = await run(
       model.layer,
@@ -299,9 +292,9 @@ describe("runDiagnosis redacts the question and the released content", () => {
       { tools: [logsTool(PATTERNS)] }
     )
     expect(result.releaseResult).toBe("RUN_FAILED")
-    expect(audit.log.started[0]?.query).toBe(redactText(SECRET_QUESTION))
+    expect(audit.started[0]?.query).toBe(redactText(SECRET_QUESTION))
     expectNoQuestionSecret("model messages", JSON.stringify(model.requests))
-    expectNoQuestionSecret("audit records", JSON.stringify(audit.log))
+    expectNoQuestionSecret("audit records", JSON.stringify(audit.writes))
   })
 })
 
@@ -321,7 +314,7 @@ const citing = (toolCallId: string) =>
     })
   )
 
-const timeout = () => Effect.fail(new ModelError({ reason: "TIMEOUT", attempts: 3 }))
+const timeout = ScriptedTurn.fail(new ModelError({ reason: "TIMEOUT", attempts: 3 }))
 
 /** Timeline seqs are 1..n in order; every MODEL_TOKEN_USAGE is directly followed by its decision event. */
 const expectValidTimeline = (events: ReadonlyArray<TimelineEvent>) => {
@@ -342,11 +335,11 @@ const expectValidTimeline = (events: ReadonlyArray<TimelineEvent>) => {
 }
 
 const expectUnknownUsage = (
-  audit: ReturnType<typeof recordingAudit>,
+  audit: RecordingAuditSink,
   result: { summary: { usageComplete: boolean; tokenUsages: number } },
   component: string
 ) => {
-  const failed = audit.log.tokens.filter((t) => !t.usageAvailable)
+  const failed = audit.tokens.filter((t) => !t.usageAvailable)
   expect(failed).toHaveLength(1)
   expect(failed[0]).toMatchObject({
     component,
@@ -356,16 +349,16 @@ const expectUnknownUsage = (
     totalTokens: null
   })
   expect(result.summary.usageComplete).toBe(false)
-  expect(result.summary.tokenUsages).toBe(audit.log.tokens.length)
-  const finished = finishedPayload(audit.log.events)
+  expect(result.summary.tokenUsages).toBe(audit.tokens.length)
+  const finished = finishedPayload(audit.events)
   expect(finished.usage_complete).toBe(false)
-  expect(audit.log.finished[0]?.usageComplete).toBe(false)
-  expect(audit.log.finished[0]?.expected.tokenUsages).toBe(audit.log.tokens.length)
+  expect(audit.finished[0]?.usageComplete).toBe(false)
+  expect(audit.finished[0]?.expected.tokenUsages).toBe(audit.tokens.length)
 }
 
 describe("runDiagnosis audits failed model calls", () => {
   it("router: a ledger entry with unknown usage, the error reason, and a visible fallback", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       timeout,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
@@ -378,14 +371,14 @@ describe("runDiagnosis audits failed model calls", () => {
       { tools: [knowledgeTool(DOCS)], onProgress: (e) => progress.push(e) }
     )
     expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
-    expect(audit.types()).toEqual(SUCCESS_EVENTS)
-    expectValidTimeline(audit.log.events)
+    expect(audit.eventTypes()).toEqual(SUCCESS_EVENTS)
+    expectValidTimeline(audit.events)
     expectUnknownUsage(audit, result, "router")
-    expect(audit.log.events.find((e) => e.type === "ROUTING_ATTEMPT")?.payload).toMatchObject({
+    expect(audit.events.find((e) => e.type === "ROUTING_ATTEMPT")?.payload).toMatchObject({
       outcome: "MODEL_ERROR",
       error_reason: "TIMEOUT"
     })
-    expect(audit.log.events.find((e) => e.type === "MODEL_TOKEN_USAGE")?.payload).toMatchObject({
+    expect(audit.events.find((e) => e.type === "MODEL_TOKEN_USAGE")?.payload).toMatchObject({
       component: "router",
       usage_available: false,
       total_tokens: null
@@ -396,7 +389,7 @@ describe("runDiagnosis audits failed model calls", () => {
       source: "fallback"
     })
     // total is the sum of the known entries (the unknown one is not counted as 0 usage)
-    const known = audit.log.tokens.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
+    const known = audit.tokens.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
     expect(result.summary.totalTokens).toBe(known)
   })
 
@@ -420,7 +413,7 @@ describe("runDiagnosis audits failed model calls", () => {
   ])(
     "agent turn %s: an error step with its reason, a ledger entry with unknown usage, RUN_FINISHED",
     async (_, failingStep) => {
-      const model = scriptedModel([
+      const model = new ScriptedChatModel([
         diagnosisRoute,
         ...(failingStep === 2 ? [toolCall("call-1", "lookup_knowledge", { query: "checkout 500" })] : []),
         timeout
@@ -432,10 +425,10 @@ describe("runDiagnosis audits failed model calls", () => {
         { tools: [knowledgeTool(DOCS)], onProgress: (e) => progress.push(e) }
       )
       expect(result.releaseResult).toBe("RUN_FAILED")
-      expectValidTimeline(audit.log.events)
+      expectValidTimeline(audit.events)
       expectUnknownUsage(audit, result, "agent_turn")
-      expect(audit.log.tokens.at(-1)).toMatchObject({ component: "agent_turn", componentIndex: failingStep })
-      expect(audit.log.steps.at(-1)).toMatchObject({
+      expect(audit.tokens.at(-1)).toMatchObject({ component: "agent_turn", componentIndex: failingStep })
+      expect(audit.steps.at(-1)).toMatchObject({
         stepId: `step-${failingStep}`,
         stepIndex: failingStep,
         outcome: "error",
@@ -443,11 +436,11 @@ describe("runDiagnosis audits failed model calls", () => {
         usageAvailable: false,
         totalTokens: null
       })
-      expect(audit.log.steps).toHaveLength(failingStep)
+      expect(audit.steps).toHaveLength(failingStep)
       expect(result.summary.agentSteps).toBe(failingStep)
-      expect(audit.log.finished[0]).toMatchObject({ status: "FAILED", releaseResult: "RUN_FAILED" })
-      expect(audit.log.finished[0]?.expected.agentSteps).toBe(failingStep)
-      const step = audit.log.events.filter((e) => e.type === "AGENT_MODEL_STEP").at(-1)
+      expect(audit.finished[0]).toMatchObject({ status: "FAILED", releaseResult: "RUN_FAILED" })
+      expect(audit.finished[0]?.expected.agentSteps).toBe(failingStep)
+      const step = audit.events.filter((e) => e.type === "AGENT_MODEL_STEP").at(-1)
       expect(step?.payload).toMatchObject({
         step_id: `step-${failingStep}`,
         step_index: failingStep,
@@ -455,37 +448,37 @@ describe("runDiagnosis audits failed model calls", () => {
         error_reason: "TIMEOUT",
         usage_available: false
       })
-      expect(audit.types().slice(-3)).toEqual(["MODEL_TOKEN_USAGE", "AGENT_MODEL_STEP", "RUN_FINISHED"])
-      expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FAILED" })
+      expect(audit.eventTypes().slice(-3)).toEqual(["MODEL_TOKEN_USAGE", "AGENT_MODEL_STEP", "RUN_FINISHED"])
+      expect(finishedPayload(audit.events)).toMatchObject({ status: "FAILED" })
       expect(progress.at(-1)).toEqual({ type: "run_finished", status: "FAILED" })
     }
   )
 
   it("semantic guard: SEMANTIC_GUARD_ATTEMPT with the error reason, a ledger entry with unknown usage, fails closed", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
-      () => Effect.fail(new ModelError({ reason: "HTTP_STATUS", status: 502, attempts: 3 }))
+      ScriptedTurn.fail(new ModelError({ reason: "HTTP_STATUS", status: 502, attempts: 3 }))
     ])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.semanticGuard).toMatchObject({ verdict: "JUDGE_FAILED", errorTag: "ModelError" })
-    expect(audit.types()).toEqual(SUCCESS_EVENTS)
-    expectValidTimeline(audit.log.events)
+    expect(audit.eventTypes()).toEqual(SUCCESS_EVENTS)
+    expectValidTimeline(audit.events)
     expectUnknownUsage(audit, result, "semantic_guard")
-    expect(audit.log.events.find((e) => e.type === "SEMANTIC_GUARD_ATTEMPT")?.payload).toMatchObject({
+    expect(audit.events.find((e) => e.type === "SEMANTIC_GUARD_ATTEMPT")?.payload).toMatchObject({
       outcome: "ModelError",
       error_reason: "HTTP_STATUS"
     })
-    expect(audit.log.steps.map((s) => s.outcome)).toEqual(["tool_calls", "final"])
-    expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FINISHED" })
+    expect(audit.steps.map((s) => s.outcome)).toEqual(["tool_calls", "final"])
+    expect(finishedPayload(audit.events)).toMatchObject({ status: "FINISHED" })
   })
 })
 
 describe("runDiagnosis with scripted models", () => {
   it("refuses a draft that cites a made-up toolCallId (EvidenceGuard)", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-999")
@@ -493,13 +486,13 @@ describe("runDiagnosis with scripted models", () => {
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.evidenceGuard?.failures.map((f) => f.reason)).toEqual(["INVOCATION_NOT_FOUND"])
-    const guard = audit.log.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")
+    const guard = audit.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")
     expect(guard?.payload).toMatchObject({
       passed: false,
       failures: [{ claim_index: 0, tool_call_id: "call-999", reason: "INVOCATION_NOT_FOUND" }]
     })
-    expect(audit.types()).not.toContain("SEMANTIC_GUARD_ATTEMPT")
-    expect(audit.types().at(-1)).toBe("RUN_FINISHED")
+    expect(audit.eventTypes()).not.toContain("SEMANTIC_GUARD_ATTEMPT")
+    expect(audit.eventTypes().at(-1)).toBe("RUN_FINISHED")
     expect(model.requests).toHaveLength(3)
   })
 
@@ -508,7 +501,7 @@ describe("runDiagnosis with scripted models", () => {
       (await import("@aiops-harness/core")).CanonicalInvocationStore,
       await Effect.runPromise(InMemoryCanonicalStore.make())
     )
-    const first = scriptedModel([
+    const first = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
@@ -518,16 +511,16 @@ describe("runDiagnosis with scripted models", () => {
       first.layer,
       { runId: "run-a" },
       { tools: [knowledgeTool(DOCS)] },
-      recordingAudit(),
+      new RecordingAuditSink(),
       store
     )
     expect(a.result.releaseResult).toBe("DIAGNOSIS_REPORT")
-    const second = scriptedModel([diagnosisRoute, citing("call-1")])
+    const second = new ScriptedChatModel([diagnosisRoute, citing("call-1")])
     const b = await run(
       second.layer,
       { runId: "run-b" },
       { tools: [knowledgeTool(DOCS)] },
-      recordingAudit(),
+      new RecordingAuditSink(),
       store
     )
     expect(b.result.releaseResult).toBe("CANNOT_CONCLUDE")
@@ -535,7 +528,7 @@ describe("runDiagnosis with scripted models", () => {
   })
 
   it("refuses when the semantic judge does not support the claims", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
@@ -544,11 +537,11 @@ describe("runDiagnosis with scripted models", () => {
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.semanticGuard?.verdict).toBe("PARTIALLY_SUPPORTED")
-    expect(audit.types()).toEqual(SUCCESS_EVENTS)
+    expect(audit.eventTypes()).toEqual(SUCCESS_EVENTS)
   })
 
   it("fails the semantic guard closed on an unparseable judge answer, keeping its ledger entry", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       citing("call-1"),
@@ -557,15 +550,15 @@ describe("runDiagnosis with scripted models", () => {
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.semanticGuard).toMatchObject({ verdict: "JUDGE_FAILED", errorTag: "JudgeAnswerInvalid" })
-    expect(audit.types()).toEqual(SUCCESS_EVENTS)
-    expect(audit.log.events.find((e) => e.type === "SEMANTIC_GUARD_ATTEMPT")?.payload.outcome).toBe(
+    expect(audit.eventTypes()).toEqual(SUCCESS_EVENTS)
+    expect(audit.events.find((e) => e.type === "SEMANTIC_GUARD_ATTEMPT")?.payload.outcome).toBe(
       "JudgeAnswerInvalid"
     )
   })
 
   it("stops on a repeated request and never executes calls made after STOP_REQUIRED", async () => {
     const same = { query: "checkout 500" }
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", same),
       toolCall("call-2", "lookup_knowledge", same),
@@ -574,37 +567,38 @@ describe("runDiagnosis with scripted models", () => {
     ])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)], maxSteps: 6 })
     expect(result.stopReason).toBe("DUPLICATE_REQUEST")
-    expect(audit.log.invocations.map((i) => i.toolCallId)).toEqual(["call-1", "call-2"])
+    expect(audit.invocations.map((i) => i.toolCallId)).toEqual(["call-1", "call-2"])
     expect(model.requests[3]?.tools).toBeUndefined()
     const refused = model.requests[4]?.messages.find((m) => m.role === "tool" && m.toolCallId === "call-3")
     expect(refused?.role === "tool" && JSON.parse(refused.content)).toMatchObject({
       error_code: "STOP_REQUIRED"
     })
-    expect(audit.log.steps.map((s) => s.outcome)).toEqual([
+    expect(audit.steps.map((s) => s.outcome)).toEqual([
       "tool_calls",
       "tool_calls",
       "tool_calls_refused",
       "final"
     ])
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
-    expect(audit.types().at(-1)).toBe("RUN_FINISHED")
+    expect(audit.eventTypes().at(-1)).toBe("RUN_FINISHED")
   })
 
   it("converges within maxSteps when the model never stops calling tools", async () => {
-    const calls = Array.from({ length: 10 }, (_, i) =>
+    // Every agent turn calls a tool: 4 turns (the budget), then the loop must stop.
+    const calls = Array.from({ length: 4 }, (_, i) =>
       toolCall(`call-${i}`, "lookup_knowledge", { query: `q${i}` })
     )
-    const model = scriptedModel([diagnosisRoute, ...calls])
+    const model = new ScriptedChatModel([diagnosisRoute, ...calls])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)], maxSteps: 4 })
-    expect(audit.log.steps).toHaveLength(4)
+    expect(audit.steps).toHaveLength(4)
     expect(result.stopReason).toBe("STEP_BUDGET")
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
-    expect(audit.log.invocations).toHaveLength(3)
-    expect(audit.types().at(-1)).toBe("RUN_FINISHED")
+    expect(audit.invocations).toHaveLength(3)
+    expect(audit.eventTypes().at(-1)).toBe("RUN_FINISHED")
   })
 
   it("stops offering tools when the tool budget is spent", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "a" }),
       citing("call-1"),
@@ -621,40 +615,45 @@ describe("runDiagnosis with scripted models", () => {
   })
 
   it("asks once more for a malformed report, then gives the bounded answer", async () => {
-    const model = scriptedModel([diagnosisRoute, text("it is the database"), text("still prose")])
+    const model = new ScriptedChatModel([diagnosisRoute, text("it is the database"), text("still prose")])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(model.requests).toHaveLength(3)
-    expect(audit.types().slice(-2)).toEqual(["RELEASE_DECISION", "RUN_FINISHED"])
-    expect(audit.types()).not.toContain("EVIDENCE_GUARD_INITIAL")
+    expect(audit.eventTypes().slice(-2)).toEqual(["RELEASE_DECISION", "RUN_FINISHED"])
+    expect(audit.eventTypes()).not.toContain("EVIDENCE_GUARD_INITIAL")
   })
 
   it("ends with RUN_FINISHED (FAILED) when the model fails mid-run", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "a" }),
-      () => Effect.fail(new ModelError({ reason: "HTTP_STATUS", status: 503, attempts: 3 }))
+      ScriptedTurn.fail(new ModelError({ reason: "HTTP_STATUS", status: 503, attempts: 3 }))
     ])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("RUN_FAILED")
     expect(result.checked).toHaveLength(1)
-    expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FAILED" })
-    expect(audit.log.finished[0]).toMatchObject({ status: "FAILED", releaseResult: "RUN_FAILED" })
-    expect(audit.types().filter((t) => t === "RUN_FINISHED")).toHaveLength(1)
+    expect(finishedPayload(audit.events)).toMatchObject({ status: "FAILED" })
+    expect(audit.finished[0]).toMatchObject({ status: "FAILED", releaseResult: "RUN_FAILED" })
+    expect(audit.eventTypes().filter((t) => t === "RUN_FINISHED")).toHaveLength(1)
   })
 
   it("ends with RUN_FINISHED (FAILED) on a defect", async () => {
-    const model = scriptedModel([diagnosisRoute, () => Effect.die(new Error("bug"))])
+    const model = new ScriptedChatModel([
+      diagnosisRoute,
+      ScriptedTurn.effect(() => Effect.die(new Error("bug")))
+    ])
     const { result, audit } = await run(model.layer, {}, { tools: [knowledgeTool(DOCS)] })
     expect(result.releaseResult).toBe("RUN_FAILED")
-    expect(finishedPayload(audit.log.events)).toMatchObject({ status: "FAILED" })
+    expect(finishedPayload(audit.events)).toMatchObject({ status: "FAILED" })
   })
 
   it("falls back to keyword routing when the router model fails", async () => {
-    const model = scriptedModel([() => Effect.fail(new ModelError({ reason: "TIMEOUT", attempts: 1 }))])
+    const model = new ScriptedChatModel([
+      ScriptedTurn.fail(new ModelError({ reason: "TIMEOUT", attempts: 1 }))
+    ])
     const { result, audit } = await run(model.layer, { question: "hello" }, { tools: [] })
     expect(result.releaseResult).toBe("NOT_A_DIAGNOSIS")
-    expect(audit.types()).toEqual([
+    expect(audit.eventTypes()).toEqual([
       "RUN_STARTED",
       "MODEL_TOKEN_USAGE",
       "ROUTING_ATTEMPT",
@@ -662,12 +661,12 @@ describe("runDiagnosis with scripted models", () => {
       "RELEASE_DECISION",
       "RUN_FINISHED"
     ])
-    expect(audit.log.events[3]?.payload).toMatchObject({ intent: "other", source: "fallback" })
+    expect(audit.events[3]?.payload).toMatchObject({ intent: "other", source: "fallback" })
   })
 
   it("ends with RUN_FINISHED (CANCELLED) when interrupted", async () => {
-    const audit = recordingAudit()
-    const model = scriptedModel([diagnosisRoute, () => Effect.never])
+    const audit = new RecordingAuditSink()
+    const model = new ScriptedChatModel([diagnosisRoute, ScriptedTurn.hang()])
     const exit = await Effect.runPromiseExit(
       runDiagnosis({ sessionId: "s-1", question: "why 500?" }, { tools: [knowledgeTool(DOCS)] }).pipe(
         Effect.provide(Layer.mergeAll(model.layer, InMemoryCanonicalStore.layer(), audit.layer)),
@@ -675,11 +674,11 @@ describe("runDiagnosis with scripted models", () => {
       )
     )
     expect(exit._tag).toBe("Failure")
-    expect(audit.log.events.at(-1)?.payload).toMatchObject({ status: "CANCELLED" })
+    expect(audit.events.at(-1)?.payload).toMatchObject({ status: "CANCELLED" })
   })
 
   it("rejects invalid ids before starting a run", async () => {
-    const audit = recordingAudit()
+    const audit = new RecordingAuditSink()
     const exit = await Effect.runPromiseExit(
       runDiagnosis({ sessionId: "bad id:{x}", question: "why?" }, { tools: [] }).pipe(
         Effect.provide(Layer.mergeAll(OfflineRuleModel.layer(), InMemoryCanonicalStore.layer(), audit.layer))
@@ -687,7 +686,7 @@ describe("runDiagnosis with scripted models", () => {
     )
     expect(exit._tag).toBe("Failure")
     expect(JSON.stringify(exit)).toContain("InvalidId")
-    expect(audit.log.events).toEqual([])
+    expect(audit.events).toEqual([])
   })
 })
 
@@ -701,27 +700,26 @@ describe("runDiagnosis with the evidence store down", () => {
       transition: () => down("transition"),
       get: () => down("get")
     })
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       toolCall("call-2", "lookup_knowledge", { query: "checkout errors" }),
       toolCall("call-3", "lookup_knowledge", { query: "payment timeout" }),
       // A draft whose claim cites nothing: the guard never reads the store itself.
-      text(JSON.stringify({ summary: "unknown", claims: [{ text: "Something failed.", citations: [] }] })),
       text(JSON.stringify({ summary: "unknown", claims: [{ text: "Something failed.", citations: [] }] }))
     ])
     const { result, audit } = await run(
       model.layer,
       {},
       { tools: [knowledgeTool(DOCS)] },
-      recordingAudit(),
+      new RecordingAuditSink(),
       store
     )
     expect(result.checked.every((c) => c.errorCode === "STORE_ERROR")).toBe(true)
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
-    const guard = audit.log.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")
+    const guard = audit.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")
     expect(guard?.payload).toMatchObject({ passed: false, store_available: false })
-    const release = audit.log.events.find((e) => e.type === "RELEASE_DECISION")
+    const release = audit.events.find((e) => e.type === "RELEASE_DECISION")
     expect(release?.payload).toMatchObject({ store_available: false })
     expect(result.content).toContain("the evidence store is unavailable")
     expect(result.content).not.toContain("stopped early")

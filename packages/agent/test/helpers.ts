@@ -1,42 +1,8 @@
-import {
-  type AgentStepRecord,
-  AuditSink,
-  type DiagnosisRunFinish,
-  type DiagnosisRunStart,
-  type Projection,
-  type TimelineEvent,
-  type TokenUsageRecord,
-  type ToolDefinition,
-  type ToolInvocationAudit
-} from "@aiops-harness/core"
+import type { Projection, ToolDefinition } from "@aiops-harness/core"
 import { Effect, Layer } from "effect"
 import { z } from "zod"
-import { ChatModel, type ChatRequest, type ChatResponse, ModelError } from "../src/index.js"
-
-/** An AuditSink test double that records everything. */
-export const recordingAudit = () => {
-  const log = {
-    started: [] as DiagnosisRunStart[],
-    finished: [] as DiagnosisRunFinish[],
-    events: [] as TimelineEvent[],
-    steps: [] as AgentStepRecord[],
-    invocations: [] as ToolInvocationAudit[],
-    tokens: [] as TokenUsageRecord[]
-  }
-  const layer = Layer.succeed(AuditSink, {
-    startRun: (r) => Effect.sync(() => void log.started.push(r)),
-    finishRun: (r) => Effect.sync(() => void log.finished.push(r)),
-    appendTimelineEvent: (e) => Effect.sync(() => void log.events.push(e)),
-    recordAgentStep: (s) => Effect.sync(() => void log.steps.push(s)),
-    recordToolInvocation: (i) => Effect.sync(() => void log.invocations.push(i)),
-    recordTokenUsage: (t) => Effect.sync(() => void log.tokens.push(t))
-  })
-  return {
-    log,
-    layer,
-    types: (runId?: string) => log.events.filter((e) => !runId || e.runId === runId).map((e) => e.type)
-  }
-}
+import { ChatModel, type ChatRequest } from "../src/index.js"
+import { ScriptedTurn } from "../src/testing/index.js"
 
 export interface KnowledgeDoc {
   readonly source: string
@@ -138,41 +104,12 @@ export const logsTool = (
 
 export const usage = (n: number) => ({ promptTokens: n, completionTokens: n, totalTokens: 2 * n })
 
-/** A ChatModel that answers from a script, one reply per call, and remembers every request. */
-export const scriptedModel = (
-  replies: ReadonlyArray<(req: ChatRequest) => Effect.Effect<ChatResponse, ModelError>>
-) => {
-  const requests: ChatRequest[] = []
-  const layer = Layer.succeed(ChatModel, {
-    chat: (req) =>
-      Effect.suspend(() => {
-        requests.push(req)
-        const reply = replies[requests.length - 1]
-        return reply
-          ? reply(req)
-          : Effect.fail(new ModelError({ reason: "NETWORK", attempts: 1, detail: "script exhausted" }))
-      })
-  })
-  return { layer, requests }
-}
+/** A final text answer (a `ScriptedTurn`) reporting `tokens` prompt and completion tokens (`null`: no usage). */
+export const text = (content: string, tokens: number | null = 10) => ScriptedTurn.text(content, { tokens })
 
-export const text =
-  (content: string, tokens: number | null = 10) =>
-  () =>
-    Effect.succeed<ChatResponse>({
-      message: { content, toolCalls: [] },
-      usage: tokens === null ? null : usage(tokens),
-      model: "scripted"
-    })
-
-export const toolCall =
-  (id: string, name: string, args: object, tokens = 10) =>
-  () =>
-    Effect.succeed<ChatResponse>({
-      message: { content: null, toolCalls: [{ id, name, arguments: JSON.stringify(args) }] },
-      usage: usage(tokens),
-      model: "scripted"
-    })
+/** A turn with one tool call. */
+export const toolCall = (id: string, name: string, args: object, tokens = 10) =>
+  ScriptedTurn.toolCall(id, name, args, { tokens })
 
 /** Wraps a ChatModel layer so every request is remembered. */
 export const spying = (inner: Layer.Layer<ChatModel>) => {

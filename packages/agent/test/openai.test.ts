@@ -1,3 +1,4 @@
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { InMemoryCanonicalStore } from "@aiops-harness/core"
@@ -14,7 +15,7 @@ import {
   runDiagnosis,
   toolSpecsFor
 } from "../src/index.js"
-import { DOCS, knowledgeTool, recordingAudit } from "./helpers.js"
+import { DOCS, knowledgeTool } from "./helpers.js"
 
 interface Hit {
   readonly body: any
@@ -352,7 +353,7 @@ describe("OpenAICompatibleModel", () => {
           '{"verdicts":[{"claim_index":0,"verdict":"SUPPORTED","reason":"cited"}],"summary_verdict":"SUPPORTED"}'
       })
     ])
-    const audit = recordingAudit()
+    const audit = new RecordingAuditSink()
     const result = await Effect.runPromise(
       runDiagnosis(
         { sessionId: "s-http", question: "why is checkout returning 500s?" },
@@ -368,18 +369,18 @@ describe("OpenAICompatibleModel", () => {
       )
     )
     expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
-    expect(audit.log.events).toHaveLength(15)
-    const usageEvents = audit.log.events.filter((e) => e.type === "MODEL_TOKEN_USAGE").map((e) => e.payload)
+    expect(audit.events).toHaveLength(15)
+    const usageEvents = audit.events.filter((e) => e.type === "MODEL_TOKEN_USAGE").map((e) => e.payload)
     expect(usageEvents.map((p) => p.usage_available)).toEqual([true, true, false, true])
     expect(usageEvents[2]?.total_tokens).toBeNull()
-    expect(audit.log.tokens[2]).toMatchObject({
+    expect(audit.tokens[2]).toMatchObject({
       usageAvailable: false,
       totalTokens: null,
       promptTokens: null
     })
     expect(result.summary.usageComplete).toBe(false)
     expect(result.summary.totalTokens).toBe(54)
-    expect(audit.log.events.at(-1)?.payload).toMatchObject({ run_total_tokens: 54, usage_complete: false })
+    expect(audit.events.at(-1)?.payload).toMatchObject({ run_total_tokens: 54, usage_complete: false })
     // the second agent turn carried the tool result as a `tool` message answering call_k1
     const turn2 = server.hits[2]!.body
     expect(turn2.messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_k1" })

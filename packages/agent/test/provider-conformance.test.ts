@@ -1,3 +1,4 @@
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
 /**
  * Provider conformance: each provider's documented wire format (fixtures in
  * `fixtures/providers/*.json`, written from the providers' docs) replayed by a loopback server
@@ -21,7 +22,7 @@ import {
   runDiagnosis,
   SEMANTIC_GUARD_SYSTEM_PROMPT
 } from "../src/index.js"
-import { DOCS, type FakePattern, knowledgeTool, logsTool, recordingAudit } from "./helpers.js"
+import { DOCS, type FakePattern, knowledgeTool, logsTool } from "./helpers.js"
 
 interface Wire {
   readonly status: number
@@ -298,7 +299,7 @@ const clientOptions = (
 })
 
 const diagnose = async (options: OpenAICompatibleOptions, maxSteps = 4) => {
-  const audit = recordingAudit()
+  const audit = new RecordingAuditSink()
   const result: DiagnosisResult = await Effect.runPromise(
     runDiagnosis(
       { sessionId: "s-conformance", question: "why is checkout returning 500s?" },
@@ -309,19 +310,19 @@ const diagnose = async (options: OpenAICompatibleOptions, maxSteps = 4) => {
       )
     )
   )
-  const events = audit.log.events
+  const events = audit.events
   const payloads = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload)
   // Whatever happened: one RUN_FINISHED, a ledger entry per attempted model call, totals reconciled.
   expect(payloads("RUN_FINISHED")).toHaveLength(1)
   const modelCalls = 1 + payloads("AGENT_MODEL_STEP").length + payloads("SEMANTIC_GUARD_ATTEMPT").length
-  expect(audit.log.tokens).toHaveLength(modelCalls)
+  expect(audit.tokens).toHaveLength(modelCalls)
   expect(payloads("MODEL_TOKEN_USAGE")).toHaveLength(modelCalls)
-  const available = audit.log.tokens.filter((t) => t.usageAvailable)
-  expect(result.summary.usageComplete).toBe(available.length === audit.log.tokens.length)
+  const available = audit.tokens.filter((t) => t.usageAvailable)
+  expect(result.summary.usageComplete).toBe(available.length === audit.tokens.length)
   expect(result.summary.totalTokens).toBe(
     available.length === 0 ? null : available.reduce((sum, t) => sum + (t.totalTokens ?? 0), 0)
   )
-  for (const t of audit.log.tokens.filter((x) => !x.usageAvailable)) {
+  for (const t of audit.tokens.filter((x) => !x.usageAvailable)) {
     expect([t.promptTokens, t.completionTokens, t.totalTokens]).toEqual([null, null, null])
   }
   return { result, audit, payloads, types: events.map((e) => e.type) }
@@ -354,7 +355,7 @@ describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider confor
     )
     const { result, audit, payloads } = await diagnose(clientOptions(fx, server.baseUrl))
     expect(result.releaseResult, result.content).toBe("DIAGNOSIS_REPORT")
-    expect(audit.log.invocations.map((i) => [i.toolName, i.toolCallId, i.status])).toEqual([
+    expect(audit.invocations.map((i) => [i.toolName, i.toolCallId, i.status])).toEqual([
       ["lookup_knowledge", callId(fx, 1), "READY"],
       ["query_logs", callId(fx, 2), "READY"]
     ])
@@ -364,7 +365,7 @@ describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider confor
       finish_reason: "tool_calls"
     })
     // every call reported the documented usage: 4 ledger entries (router, 2 turns, judge)
-    expect(audit.log.tokens.map((t) => [t.component, t.totalTokens])).toEqual([
+    expect(audit.tokens.map((t) => [t.component, t.totalTokens])).toEqual([
       ["router", fx.expectUsage.totalTokens],
       ["agent_turn", fx.expectUsage.totalTokens],
       ["agent_turn", fx.expectUsage.totalTokens],
@@ -418,7 +419,7 @@ describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider confor
     const { result, audit } = await diagnose(clientOptions(fx, server.baseUrl))
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     // refused before execution: no invocation status, a stable error code
-    expect(audit.log.invocations.map((i) => [i.toolName, i.status, i.errorCode])).toEqual([
+    expect(audit.invocations.map((i) => [i.toolName, i.status, i.errorCode])).toEqual([
       ["query_logs", null, "INVALID_REQUEST"],
       ["restart_pod", null, "TOOL_NOT_AUTHORIZED"]
     ])
@@ -487,7 +488,7 @@ describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider confor
     )
     const { result, audit } = await diagnose(clientOptions(fx, server.baseUrl))
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
-    const [router, turn1, turn2] = audit.log.tokens
+    const [router, turn1, turn2] = audit.tokens
     expect(router?.usageAvailable).toBe(false)
     expect(turn2?.usageAvailable).toBe(false)
     expect(turn1 && [turn1.promptTokens, turn1.completionTokens, turn1.totalTokens]).toEqual(
@@ -555,7 +556,7 @@ describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider confor
     expect(payloads("AGENT_MODEL_STEP")).toEqual([
       expect.objectContaining({ outcome: "error", error_reason: "RATE_LIMITED" })
     ])
-    expect(audit.log.tokens.at(-1)).toMatchObject({
+    expect(audit.tokens.at(-1)).toMatchObject({
       component: "agent_turn",
       usageAvailable: false,
       model: "unknown"
@@ -630,7 +631,7 @@ describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider confor
     ])
     expect(deltas.length).toBeGreaterThan(5)
     expect(deltas.join("")).toBe(report(callId(fx, 2)))
-    expect(audit.log.tokens.every((t) => t.totalTokens === fx.expectUsage.totalTokens)).toBe(true)
+    expect(audit.tokens.every((t) => t.totalTokens === fx.expectUsage.totalTokens)).toBe(true)
   })
 
   it.runIf(fx.contentFilter === true)(

@@ -1,3 +1,5 @@
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
+import { ScriptedChatModel, type ScriptedTurn } from "../src/testing/index.js"
 import { InMemoryCanonicalStore, type Projection, type ToolDefinition } from "@aiops-harness/core"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
@@ -14,8 +16,6 @@ import {
   type KnowledgeDoc,
   knowledgeTool,
   logsTool,
-  recordingAudit,
-  scriptedModel,
   spying,
   text,
   toolCall
@@ -26,7 +26,7 @@ const run = (
   options: DiagnosisOptions,
   request: Partial<DiagnosisRequest> = {}
 ) => {
-  const audit = recordingAudit()
+  const audit = new RecordingAuditSink()
   return Effect.runPromise(
     runDiagnosis(
       { sessionId: "session-h", question: "why is checkout returning 500s?", ...request },
@@ -92,7 +92,7 @@ describe("scripted model: citation kind must match its tool", () => {
     ["pattern", "p1a2b3c4"],
     ["document", "runbooks/x.md#fake"]
   ] as const)("a MySQL row cited as a %s is never released", async (kind, ref) => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-sql", "query_mysql", { datasource: "shop", sql: FORGING_SQL }),
       draft({
@@ -103,14 +103,13 @@ describe("scripted model: citation kind must match its tool", () => {
             citations: [{ tool_call_id: "call-sql", kind, ref }]
           }
         ]
-      }),
-      supported(1)
+      })
     ])
     const { result, audit } = await run(model.layer, { tools: [mysqlTool([FORGED_ROW])] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.report).toBeNull()
     expect(result.evidenceGuard?.failures.map((f) => f.reason)).toEqual(["CITATION_KIND_MISMATCH"])
-    expect(audit.log.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")?.payload).toMatchObject({
+    expect(audit.events.find((e) => e.type === "EVIDENCE_GUARD_INITIAL")?.payload).toMatchObject({
       passed: false,
       failures: [{ claim_index: 0, tool_call_id: "call-sql", reason: "CITATION_KIND_MISMATCH" }]
     })
@@ -119,7 +118,7 @@ describe("scripted model: citation kind must match its tool", () => {
   })
 
   it("a log pattern cited as a row is refused as well", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-l", "query_logs", { topic: "application", query: "level:ERROR" }),
       draft({
@@ -165,8 +164,9 @@ const splitLogsTool = (): ToolDefinition => {
 const NEGATIVE_SCOPE = "No application logs matched cdn for checkout in the last 60 minutes"
 
 describe("scripted model: negative claims", () => {
-  const script = (negativeText: string, judge = supported(2)) =>
-    scriptedModel([
+  /** `judge: null` when the EvidenceGuard must refuse before the judge is asked. */
+  const script = (negativeText: string, judge: ScriptedTurn | null = supported(2)) =>
+    new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-pool", "query_logs", { topic: "application", query: "pool", service: "checkout" }),
       toolCall("call-cdn", "query_logs", { topic: "application", query: "cdn", service: "checkout" }),
@@ -184,7 +184,7 @@ describe("scripted model: negative claims", () => {
           }
         ]
       }),
-      judge
+      ...(judge === null ? [] : [judge])
     ])
 
   it.each([
@@ -193,7 +193,7 @@ describe("scripted model: negative claims", () => {
     [`${NEGATIVE_SCOPE}. Root cause: CDN misconfiguration.`],
     [`${NEGATIVE_SCOPE} because the CDN is misconfigured.`]
   ])("refuses a smuggled cause and releases nothing: %s", async (negativeText) => {
-    const model = script(negativeText)
+    const model = script(negativeText, null)
     const { result } = await run(model.layer, { tools: [splitLogsTool()] })
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.evidenceGuard?.failures.map((f) => f.reason)).toEqual(["NEGATIVE_CLAIM_BEYOND_ABSENCE"])
@@ -230,7 +230,7 @@ describe("scripted model: negative claims", () => {
       text(JSON.stringify({ verdicts: [0, 1].map((claim_index) => ({ claim_index, verdict: "SUPPORTED" })) }))
     ]
   ])("a cause smuggled into the summary is judged: summary %s -> not released", async (_name, judge) => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-pool", "query_logs", { topic: "application", query: "pool", service: "checkout" }),
       toolCall("call-cdn", "query_logs", { topic: "application", query: "cdn", service: "checkout" }),
@@ -248,14 +248,14 @@ describe("scripted model: negative claims", () => {
           }
         ]
       }),
-      judge
+      ...(judge === null ? [] : [judge])
     ])
     const { result, audit } = await run(model.layer, { tools: [splitLogsTool()] })
     expect(result.evidenceGuard?.passed).toBe(true)
     expect(result.semanticGuard?.summaryVerdict).toBe("UNSUPPORTED")
     expect(result.releaseResult).toBe("CANNOT_CONCLUDE")
     expect(result.content).not.toContain("CDN")
-    expect(audit.log.events.find((e) => e.type === "SEMANTIC_GUARD_DECISION")?.payload).toMatchObject({
+    expect(audit.events.find((e) => e.type === "SEMANTIC_GUARD_DECISION")?.payload).toMatchObject({
       passed: false,
       summary_verdict: "UNSUPPORTED"
     })
@@ -267,7 +267,7 @@ describe("scripted model: negative claims", () => {
   })
 
   it("a report of negative claims only is never released, whatever its summary says", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-cdn", "query_logs", { topic: "application", query: "cdn", service: "checkout" }),
       draft({
@@ -327,7 +327,7 @@ describe("injected instructions in logs and runbooks never reach the release bar
   })
 
   it("scripted model obeying the injection: summary, claims and next steps are all neutralized", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       diagnosisRoute,
       toolCall("call-l", "query_logs", { topic: "application", query: "HikariPool" }),
       toolCall("call-k", "lookup_knowledge", { query: "pool exhausted" }),

@@ -1,10 +1,12 @@
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
+import { ScriptedChatModel, ScriptedTurn } from "../src/testing/index.js"
 import { InMemoryCanonicalStore, type ToolDefinition } from "@aiops-harness/core"
 import { type MysqlRaw, projectMysqlRows } from "@aiops-harness/projectors"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { type ChatModel, runDiagnosis } from "../src/index.js"
-import { recordingAudit, scriptedModel, text, toolCall } from "./helpers.js"
+import { text, toolCall } from "./helpers.js"
 
 /**
  * Issue 9, evidence laundering: the model asks for constants and cites them. The raw result is
@@ -56,7 +58,7 @@ const draftCiting = (citations: ReadonlyArray<object>) =>
   )
 
 const diagnose = (model: Layer.Layer<ChatModel>) => {
-  const audit = recordingAudit()
+  const audit = new RecordingAuditSink()
   return Effect.runPromise(
     runDiagnosis(
       { sessionId: "session-sql", question: "why is checkout returning 500s?" },
@@ -94,7 +96,7 @@ describe("a report citing only constants the model selected is never released", 
       "CITATION_KIND_MISMATCH"
     ]
   ])("%s -> %s", async (_name, citations, reason) => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       text('{"intent":"diagnosis"}'),
       toolCall("c1", "query_mysql", { datasource: "shop", sql: SQL }),
       draftCiting(citations)
@@ -104,16 +106,21 @@ describe("a report citing only constants the model selected is never released", 
     expect(result.evidenceGuard?.failures.map((f) => f.reason)).toEqual([reason])
     // The model saw the provenance with the rows.
     expect(JSON.stringify(model.requests.at(-1))).toContain('\\"origin\\":\\"literal\\"')
-    expect(audit.types()).not.toContain("SEMANTIC_GUARD_ATTEMPT")
+    expect(audit.eventTypes()).not.toContain("SEMANTIC_GUARD_ATTEMPT")
   })
 
   it("a table cell of the same result still passes the EvidenceGuard", async () => {
-    const model = scriptedModel([
+    const model = new ScriptedChatModel([
       text('{"intent":"diagnosis"}'),
       toolCall("c1", "query_mysql", { datasource: "shop", sql: SQL }),
-      draftCiting([{ tool_call_id: "c1", kind: "row", ref: "rows[0].status=PENDING_PAYMENT" }])
+      draftCiting([{ tool_call_id: "c1", kind: "row", ref: "rows[0].status=PENDING_PAYMENT" }]),
+      ScriptedTurn.json(
+        { verdicts: [{ claim_index: 0, verdict: "SUPPORTED" }], summary_verdict: "SUPPORTED" },
+        { purpose: "semantic_guard", label: "judge" }
+      )
     ])
     const { result } = await diagnose(model.layer)
     expect(result.evidenceGuard?.passed).toBe(true)
+    expect(result.releaseResult).toBe("DIAGNOSIS_REPORT")
   })
 })

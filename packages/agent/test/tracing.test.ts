@@ -1,3 +1,5 @@
+import { RecordingAuditSink } from "@aiops-harness/core/testing"
+import { ScriptedChatModel, ScriptedTurn } from "../src/testing/index.js"
 import { InMemoryCanonicalStore } from "@aiops-harness/core"
 import { Effect, Layer, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
@@ -8,7 +10,7 @@ import {
   type ProgressEvent,
   runDiagnosis
 } from "../src/index.js"
-import { DOCS, knowledgeTool, recordingAudit, scriptedModel, text, toolCall } from "./helpers.js"
+import { DOCS, knowledgeTool, text, toolCall } from "./helpers.js"
 
 const SECRET = "provider-said-sk-live-0123456789"
 
@@ -23,7 +25,7 @@ const traced = async (model: Layer.Layer<ChatModel>, question = "why is checkout
     }
   })
   const progress: ProgressEvent[] = []
-  const audit = recordingAudit()
+  const audit = new RecordingAuditSink()
   const result = await Effect.runPromise(
     runDiagnosis(
       { sessionId: "session-t", runId: "run-t", question },
@@ -68,16 +70,16 @@ describe("runDiagnosis spans", () => {
       ["release_decision", "invoke_agent aiops-diagnosis"]
     ])
     // The run's token sums are the ledger's.
-    const input = audit.log.tokens.reduce((n, t) => n + (t.promptTokens ?? 0), 0)
-    const output = audit.log.tokens.reduce((n, t) => n + (t.completionTokens ?? 0), 0)
+    const input = audit.tokens.reduce((n, t) => n + (t.promptTokens ?? 0), 0)
+    const output = audit.tokens.reduce((n, t) => n + (t.completionTokens ?? 0), 0)
     expect(attrs(root)["gen_ai.usage.input_tokens"]).toBe(input)
     expect(attrs(root)["gen_ai.usage.output_tokens"]).toBe(output)
     for (const s of spans) expect(s.status._tag).toBe("Ended")
   })
 
   it("a failed router call: chat span error.type = reason, status message without the provider's detail; the run still ends", async () => {
-    const model = scriptedModel([
-      () => Effect.fail(new ModelError({ reason: "HTTP_STATUS", status: 500, attempts: 1, detail: SECRET })),
+    const model = new ScriptedChatModel([
+      ScriptedTurn.fail(new ModelError({ reason: "HTTP_STATUS", status: 500, attempts: 1, detail: SECRET })),
       toolCall("call-1", "lookup_knowledge", { query: "checkout 500" }),
       text("not a report"),
       text("still not a report")
