@@ -2,14 +2,13 @@ import {
   AuditSink,
   type AuditSinkShape,
   AuditWriteError,
-  CircuitOpen,
   type CircuitSnapshot,
   type CircuitTransition,
-  type DiagnosisRunFinish,
-  makeCircuitBreaker
+  type DiagnosisRunFinish
 } from "@aiops-harness/core"
+import { make as makeMysqlClient, MysqlError } from "@aiops-harness/mysql"
 import { Clock, Context, Effect, Layer, type Scope, Semaphore } from "effect"
-import mysql from "mysql2/promise"
+import type mysql from "mysql2/promise"
 import {
   agentStepRow,
   runFinishRow,
@@ -216,10 +215,6 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
     }
   })
 
-class QueryTimeout {
-  readonly _tag = "QueryTimeout"
-}
-
 /** A child record whose run's `diagnosis_run` record belongs to another session. */
 class RunOfAnotherSession {
   readonly _tag = "RunOfAnotherSession"
@@ -227,18 +222,9 @@ class RunOfAnotherSession {
 }
 
 /** The server refused this statement's data (duplicate key, constraint), not the connection. */
-const isRowError = (cause: unknown): boolean =>
-  typeof cause === "object" &&
-  cause !== null &&
-  typeof (cause as { sqlState?: unknown }).sqlState === "string" &&
-  (cause as { fatal?: boolean }).fatal !== true &&
-  !isTimeout(cause)
+const isRowError = (cause: unknown): boolean => cause instanceof MysqlError && cause.reason === "QUERY"
 
-const isTimeout = (cause: unknown): boolean =>
-  cause instanceof QueryTimeout ||
-  (typeof cause === "object" &&
-    cause !== null &&
-    ["PROTOCOL_SEQUENCE_TIMEOUT", "ETIMEDOUT"].includes(String((cause as { code?: unknown }).code)))
+const isTimeout = (cause: unknown): boolean => cause instanceof MysqlError && cause.reason === "TIMEOUT"
 
 const toBool = (v: unknown): boolean => v === true || Number(v) === 1
 const toNum = (v: unknown): number => Number(v)
@@ -404,75 +390,38 @@ export const makeMysqlAudit = (
 ): Effect.Effect<MysqlAuditHandle, AuditConfigError | MigrationError, Scope.Scope> =>
   Effect.gen(function* () {
     const cfg = yield* resolveMysqlAuditConfig(config)
-    const pool = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        mysql.createPool({
-          uri: cfg.url,
-          connectionLimit: cfg.connectionLimit,
-          connectTimeout: cfg.connectTimeoutMs,
-          waitForConnections: true,
-          queueLimit: cfg.queueLimit,
-          enableKeepAlive: true,
-          charset: "utf8mb4",
-          supportBigNumbers: true,
-          bigNumberStrings: false,
-          jsonStrings: true
-        })
-      ),
-      (p) =>
-        Effect.promise(() => p.end().catch(() => undefined)).pipe(
-          Effect.timeout(cfg.connectTimeoutMs + cfg.queryTimeoutMs),
-          Effect.ignore
-        )
-    )
-    if (cfg.migrate) yield* migrate(pool, { connectTimeoutMs: cfg.connectTimeoutMs })
-
-    /**
-     * One query on a pooled connection, within `limitMs` (waiting for the connection included).
-     * The driver's own `timeout` drops a connection whose query outlived `driverTimeoutMs`.
-     */
-    const query = (
-      sql: string,
-      values: ReadonlyArray<unknown>,
-      limitMs: number,
-      driverTimeoutMs: number
-    ): Effect.Effect<unknown, unknown> =>
-      Effect.tryPromise({
-        try: async (signal) => {
-          const conn = await pool.getConnection()
-          // Given up while waiting for the connection: never send the query late.
-          if (signal.aborted) {
-            conn.release()
-            throw new QueryTimeout()
-          }
-          try {
-            const [result] = await conn.query({
-              sql,
-              values: values as Array<unknown>,
-              timeout: driverTimeoutMs
-            })
-            conn.release()
-            return result
-          } catch (error) {
-            // A timed-out query still runs on the server: that connection must never be reused.
-            if (isTimeout(error) || (error as { fatal?: boolean }).fatal) conn.destroy()
-            else conn.release()
-            throw error
-          }
-        },
-        catch: (cause) => cause
-      }).pipe(Effect.timeoutOrElse({ duration: limitMs, orElse: () => Effect.fail(new QueryTimeout()) }))
-    const breaker = yield* makeCircuitBreaker(
-      {
-        name: "audit-mysql",
+    const client = yield* makeMysqlClient({
+      url: cfg.url,
+      name: "audit-mysql",
+      connectionLimit: cfg.connectionLimit,
+      queueLimit: cfg.queueLimit,
+      connectTimeoutMs: cfg.connectTimeoutMs,
+      queryTimeoutMs: cfg.queryTimeoutMs,
+      breaker: {
         failureThreshold: cfg.failureThreshold,
         resetAfterMs: cfg.resetAfterMs,
         openAfterQuietMs: cfg.openAfterQuietMs
       },
-      { onTransition: (t) => logTransition(t) }
-    )
-    /** The server answered (a refused row proves it is up): only other errors count against it. */
-    const unhealthy = (cause: unknown) => !isRowError(cause)
+      onBreakerTransition: (t) => logTransition(t),
+      driver: {
+        waitForConnections: true,
+        enableKeepAlive: true,
+        charset: "utf8mb4",
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        jsonStrings: true
+      }
+    }).pipe(Effect.mapError((error) => new AuditConfigError({ field: "url", reason: error.message })))
+    const pool = client.pool
+    if (cfg.migrate) yield* migrate(pool, { connectTimeoutMs: cfg.connectTimeoutMs })
+
+    /**
+     * One query through the client's breaker, within `limitMs` (waiting for a pooled connection
+     * included). No audit call may be the half-open probe: the background ping is.
+     */
+    const query = (sql: string, values: ReadonlyArray<unknown>, limitMs: number) =>
+      client.query(sql, values, { timeoutMs: limitMs, probe: false })
+    const breaker = client.breaker
     let inFlight = 0
     let droppedWrites = 0
     const timed = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (ms: number, ok: boolean) => void) =>
@@ -486,22 +435,13 @@ export const makeMysqlAudit = (
           })
         )
       })
-    const writeDriverTimeout = Math.min(cfg.queryTimeoutMs, cfg.writeTimeoutMs)
     const write = (record: string, sql: string, values: ReadonlyArray<unknown>) =>
-      timed(
-        breaker.call(query(sql, values, cfg.writeTimeoutMs, writeDriverTimeout), {
-          isFailure: unhealthy,
-          probe: false
-        }),
-        (durationMs, ok) => callObserver(() => cfg.observer?.onWrite?.({ record, durationMs, ok }))
+      timed(query(sql, values, cfg.writeTimeoutMs), (durationMs, ok) =>
+        callObserver(() => cfg.observer?.onWrite?.({ record, durationMs, ok }))
       ).pipe(Effect.mapError((cause) => new AuditWriteError({ record, cause })))
     const read = (sql: string, values: ReadonlyArray<unknown>) =>
-      timed(
-        breaker.call(query(sql, values, cfg.queryTimeoutMs + cfg.connectTimeoutMs, cfg.queryTimeoutMs), {
-          isFailure: unhealthy,
-          probe: false
-        }),
-        (durationMs, ok) => callObserver(() => cfg.observer?.onRead?.({ durationMs, ok }))
+      timed(query(sql, values, cfg.queryTimeoutMs + cfg.connectTimeoutMs), (durationMs, ok) =>
+        callObserver(() => cfg.observer?.onRead?.({ durationMs, ok }))
       ).pipe(
         Effect.map((rows) => rows as Array<Row>),
         Effect.mapError(
@@ -520,7 +460,7 @@ export const makeMysqlAudit = (
               component: "audit",
               record: error.record,
               reason:
-                error.cause instanceof CircuitOpen
+                error.cause instanceof MysqlError && error.cause.reason === "CIRCUIT_OPEN"
                   ? "CIRCUIT_OPEN"
                   : isTimeout(error.cause)
                     ? "TIMEOUT"
@@ -720,14 +660,15 @@ export const makeMysqlAudit = (
             )
     }
     const pingLimitMs = Math.min(cfg.writeTimeoutMs * 2, cfg.connectTimeoutMs)
-    const ping = query("SELECT 1", [], pingLimitMs, pingLimitMs)
+    /** The ping of the background probe (it may be the half-open probe) and of readiness (it may not). */
+    const ping = (probe: boolean) => client.query("SELECT 1", [], { timeoutMs: pingLimitMs, probe })
     // The half-open probe runs here, never in a run: when it closes the breaker, repair follows.
     yield* Effect.forkScoped(
       Effect.forever(
         Effect.gen(function* () {
           yield* Effect.sleep(cfg.resetAfterMs)
           if (yield* breaker.probeDue) {
-            const closed = yield* Effect.exit(breaker.call(ping, { isFailure: unhealthy }))
+            const closed = yield* Effect.exit(ping(true))
             if (closed._tag === "Success") yield* Effect.ignore(repair("breaker_closed"))
           } else if (pendingFinishes.size > 0 && (yield* breaker.state) === "CLOSED") {
             yield* Effect.ignore(repair("breaker_closed"))
@@ -752,7 +693,7 @@ export const makeMysqlAudit = (
       const state = yield* breaker.state
       if (state !== "CLOSED") return { ready: false, breaker: state, reason: "CIRCUIT_OPEN", latencyMs: 0 }
       const started = performance.now()
-      const exit = yield* Effect.exit(breaker.call(ping, { isFailure: unhealthy, probe: false }))
+      const exit = yield* Effect.exit(ping(false))
       const latencyMs = Math.round(performance.now() - started)
       if (exit._tag === "Success") return { ready: true, breaker: "CLOSED", reason: null, latencyMs }
       const cause = exit.cause.reasons.find((r) => r._tag === "Fail")

@@ -1,5 +1,6 @@
+import { fromPool, make as makeMysqlClient, type MysqlConnection, MysqlError } from "@aiops-harness/mysql"
 import { Effect } from "effect"
-import mysql from "mysql2/promise"
+import type mysql from "mysql2/promise"
 import { MigrationError } from "../errors.js"
 
 /** One schema version: its statements run in order, once, then the version is recorded. */
@@ -144,31 +145,23 @@ export interface MigrateOptions {
   readonly connectTimeoutMs?: number
 }
 
-type Conn = mysql.Connection | mysql.PoolConnection
+/** A migration's DDL may rebuild a table: its statements get a generous ceiling, not the client's 5 s. */
+const MIGRATION_STATEMENT_TIMEOUT_MS = 10 * 60_000
 
-const acquireConnection = (target: mysql.Pool | string, connectTimeoutMs: number) =>
-  typeof target === "string"
-    ? Effect.acquireRelease(
-        Effect.tryPromise({
-          try: () => mysql.createConnection({ uri: target, connectTimeout: connectTimeoutMs }),
-          catch: (cause) => new MigrationError({ reason: "UNAVAILABLE", cause })
-        }),
-        (conn) => Effect.promise(() => conn.end().catch(() => undefined))
-      )
-    : Effect.acquireRelease(
-        Effect.tryPromise({
-          try: () => target.getConnection(),
-          catch: (cause) => new MigrationError({ reason: "UNAVAILABLE", cause })
-        }),
-        (conn) => Effect.sync(() => conn.release())
-      )
+/** A client over the target: a new single-connection pool for a URL, the caller's pool otherwise. */
+const clientOf = (target: mysql.Pool | string, connectTimeoutMs: number) => {
+  const options = { name: "audit-migrate", connectTimeoutMs, queryTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS }
+  return typeof target === "string"
+    ? makeMysqlClient({ ...options, url: target, connectionLimit: 1 })
+    : fromPool(target, options)
+}
 
 const exec = (
-  conn: Conn,
+  conn: MysqlConnection,
   sql: string,
   values: ReadonlyArray<unknown>,
   onError: (cause: unknown) => MigrationError
-) => Effect.tryPromise({ try: () => conn.query(sql, values as Array<unknown>), catch: onError })
+) => Effect.mapError(conn.query<unknown>(sql, values), onError)
 
 /**
  * Applies the pending migrations, each version once, recorded in `schema_migrations`.
@@ -183,63 +176,78 @@ export const migrate = (
   Effect.scoped(
     Effect.gen(function* () {
       const list = [...(options.migrations ?? migrations)].sort((a, b) => a.version - b.version)
-      const conn = yield* acquireConnection(target, options.connectTimeoutMs ?? 5000)
-      const unavailable = (cause: unknown) => new MigrationError({ reason: "UNAVAILABLE", cause })
-      yield* exec(
-        conn,
-        `CREATE TABLE IF NOT EXISTS schema_migrations (
+      const client = yield* clientOf(target, options.connectTimeoutMs ?? 5000)
+      return yield* client.withConnection((conn) => migrateOn(conn, list, options.lockTimeoutSeconds ?? 30))
+    })
+  ).pipe(
+    Effect.mapError((error) =>
+      error instanceof MysqlError ? new MigrationError({ reason: "UNAVAILABLE", cause: error }) : error
+    )
+  )
+
+/** Applies `list` on one connection, holding the per-database migration lock. */
+const migrateOn = (conn: MysqlConnection, list: ReadonlyArray<Migration>, lockTimeoutSeconds: number) =>
+  Effect.gen(function* () {
+    const unavailable = (cause: unknown) => new MigrationError({ reason: "UNAVAILABLE", cause })
+    yield* exec(
+      conn,
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
           version INT NOT NULL,
           name VARCHAR(200) NOT NULL,
           applied_at BIGINT NOT NULL,
           PRIMARY KEY (version)
         ) ${TABLE_OPTIONS}`,
-        [],
-        (cause) => new MigrationError({ reason: "STATEMENT_FAILED", cause })
-      )
-      const lockName = "CONCAT('aiops_audit_migrate:', LEFT(SHA1(DATABASE()), 32))"
-      const [lockRows] = yield* exec(
-        conn,
-        `SELECT GET_LOCK(${lockName}, ?) AS got`,
-        [options.lockTimeoutSeconds ?? 30],
-        unavailable
-      )
-      const got = (lockRows as Array<{ got: number | null }>)[0]?.got
-      if (Number(got) !== 1) return yield* new MigrationError({ reason: "LOCK_TIMEOUT" })
-      yield* Effect.addFinalizer(() =>
-        exec(conn, `SELECT RELEASE_LOCK(${lockName})`, [], unavailable).pipe(Effect.ignore)
-      )
+      [],
+      (cause) => new MigrationError({ reason: "STATEMENT_FAILED", cause })
+    )
+    const lockName = "CONCAT('aiops_audit_migrate:', LEFT(SHA1(DATABASE()), 32))"
+    const lockRows = yield* exec(
+      conn,
+      `SELECT GET_LOCK(${lockName}, ?) AS got`,
+      [lockTimeoutSeconds],
+      unavailable
+    )
+    const got = (lockRows as Array<{ got: number | null }>)[0]?.got
+    if (Number(got) !== 1) return yield* new MigrationError({ reason: "LOCK_TIMEOUT" })
+    return yield* applyPending(conn, list).pipe(
+      Effect.ensuring(exec(conn, `SELECT RELEASE_LOCK(${lockName})`, [], unavailable).pipe(Effect.ignore))
+    )
+  })
 
-      const [rows] = yield* exec(conn, "SELECT version, name FROM schema_migrations", [], unavailable)
-      const recorded = new Map(
-        (rows as Array<{ version: number; name: string }>).map((r) => [Number(r.version), r.name])
-      )
-      const applied: Array<number> = []
-      const alreadyApplied: Array<number> = []
-      for (const migration of list) {
-        const name = recorded.get(migration.version)
-        if (name !== undefined) {
-          if (name !== migration.name) {
-            return yield* new MigrationError({ reason: "VERSION_DRIFT", version: migration.version })
-          }
-          alreadyApplied.push(migration.version)
-          continue
+/** Applies the versions `schema_migrations` does not record yet (the lock is held). */
+const applyPending = (conn: MysqlConnection, list: ReadonlyArray<Migration>) =>
+  Effect.gen(function* () {
+    const unavailable = (cause: unknown) => new MigrationError({ reason: "UNAVAILABLE", cause })
+    const rows = yield* exec(conn, "SELECT version, name FROM schema_migrations", [], unavailable)
+    const recorded = new Map(
+      (rows as Array<{ version: number; name: string }>).map((r) => [Number(r.version), r.name])
+    )
+    const applied: Array<number> = []
+    const alreadyApplied: Array<number> = []
+    for (const migration of list) {
+      const name = recorded.get(migration.version)
+      if (name !== undefined) {
+        if (name !== migration.name) {
+          return yield* new MigrationError({ reason: "VERSION_DRIFT", version: migration.version })
         }
-        for (const statement of migration.statements) {
-          yield* exec(
-            conn,
-            statement,
-            [],
-            (cause) => new MigrationError({ reason: "STATEMENT_FAILED", version: migration.version, cause })
-          )
-        }
+        alreadyApplied.push(migration.version)
+        continue
+      }
+      for (const statement of migration.statements) {
         yield* exec(
           conn,
-          "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-          [migration.version, migration.name, Date.now()],
+          statement,
+          [],
           (cause) => new MigrationError({ reason: "STATEMENT_FAILED", version: migration.version, cause })
         )
-        applied.push(migration.version)
       }
-      return { applied, alreadyApplied }
-    })
-  )
+      yield* exec(
+        conn,
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        [migration.version, migration.name, Date.now()],
+        (cause) => new MigrationError({ reason: "STATEMENT_FAILED", version: migration.version, cause })
+      )
+      applied.push(migration.version)
+    }
+    return { applied, alreadyApplied } satisfies MigrationReport
+  })
