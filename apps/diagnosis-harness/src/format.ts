@@ -62,6 +62,8 @@ export const traceSummary = (trace: RunTrace) => {
     model_calls: trace.token_ledger.length,
     tokens: r.ledger_total_tokens,
     tokens_reconciled: r.tokens_reconciled,
+    status_reconciled: r.status_reconciled,
+    invalid_events: r.invalid_events,
     usage_complete: r.usage_complete,
     audit_complete: r.audit_complete,
     missing_writes: r.missing_writes
@@ -92,6 +94,8 @@ export const formatTrace = (
       `model calls:       ${s.model_calls}`,
       `tokens:            ${s.tokens}`,
       `tokens_reconciled: ${s.tokens_reconciled}`,
+      `status_reconciled: ${s.status_reconciled}`,
+      `invalid_events:    ${s.invalid_events}`,
       `usage_complete:    ${s.usage_complete}`,
       `audit_complete:    ${s.audit_complete}`,
       `timeline:          ${sequence}`

@@ -1,6 +1,6 @@
 import { MysqlAudit, TraceQuery, type TraceQueryShape } from "@aiops-harness/audit"
 import { AuditReadError } from "@aiops-harness/audit"
-import { AuditSink, makeRun, type SessionId } from "@aiops-harness/core"
+import { AuditSink, makeRun, type SessionId, type TimelineEvent } from "@aiops-harness/core"
 import { mysqlGate, mysqlUrl, testId } from "@aiops-harness/core/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
 import type { Hono } from "hono"
@@ -170,6 +170,31 @@ describe("trace viewer pages (server side, embedded defaults)", () => {
     const list = await (await app.request("/?outcome=running")).text()
     expect(list).toContain(`data-run-id="${runId}"`)
     expect(list).not.toContain(`data-run-id="${released.runId}"`)
+  })
+
+  it("a row that does not match its event schema shows as INVALID_EVENT with an alert", async () => {
+    const sessionId = "s-invalid" as SessionId
+    const runId = await world.runtime.runPromise(
+      Effect.gen(function* () {
+        const run = yield* makeRun({ sessionId, query: "a defective writer", authorizedTools: [] })
+        // Written past the recorder, as an old or defective writer would: free payload, wrong shape.
+        const sink = yield* AuditSink
+        const row = {
+          runId: run.runId,
+          sessionId,
+          seq: 2,
+          type: "STOP_REQUIRED",
+          at: run.startedAt,
+          payload: {}
+        }
+        yield* sink.appendTimelineEvent(row as unknown as TimelineEvent)
+        return run.runId
+      })
+    )
+    const html = await (await app.request(`/runs/${sessionId}/${runId}`)).text()
+    expect(html).toContain('id="invalid-events"')
+    expect(html).toContain("1 timeline event did not match the event schema")
+    expect(html).toContain("#2 STOP_REQUIRED (reason: ")
   })
 
   it("pages the list newest first, RUNS_PAGE_SIZE per page, keeping the filters", async () => {

@@ -1,6 +1,8 @@
 import {
+  agentModelStepEvent,
   type AuditSink,
   type CanonicalInvocationStore,
+  evidenceGuardEvent,
   type InvalidId,
   isValidId,
   type JsonObject,
@@ -10,9 +12,13 @@ import {
   parseRunId,
   parseSessionId,
   type RecorderSummary,
+  releaseDecisionEvent,
   type RunBudgetLimits,
   type RunContext,
   type RunFinalStatus,
+  semanticGuardAttemptEvent,
+  semanticGuardDecisionEvent,
+  stopRequiredEvent,
   type ToolBoundaryConfig,
   type ToolDefinition
 } from "@aiops-harness/core"
@@ -212,7 +218,7 @@ export const runDiagnosis = (
             intent: state.intent,
             releaseResult: release,
             finalContent: content,
-            payload: { release_result: release, intent: state.intent, tool_calls: state.checked.length }
+            toolCalls: state.checked.length
           })
           .pipe(Effect.catch(() => run.recorder.summary))
         yield* notify({ type: "run_finished", status })
@@ -293,10 +299,9 @@ const diagnose = (
     state.intent = routing.intent
     yield* notify({ type: "routing", intent: routing.intent, source: routing.source })
     if (routing.intent !== "diagnosis") {
-      yield* run.recorder.event("RELEASE_DECISION", {
-        decision: "NOT_A_DIAGNOSIS",
-        release_result: "NOT_A_DIAGNOSIS"
-      })
+      yield* run.recorder.event(
+        releaseDecisionEvent({ decision: "NOT_A_DIAGNOSIS", release_result: "NOT_A_DIAGNOSIS" })
+      )
       yield* notify({ type: "release", decision: "NOT_A_DIAGNOSIS" })
       const summary = yield* finishOnce("FINISHED", "NOT_A_DIAGNOSIS", NOT_A_DIAGNOSIS_CONTENT)
       return result("NOT_A_DIAGNOSIS", NOT_A_DIAGNOSIS_CONTENT, null, summary)
@@ -324,11 +329,9 @@ const diagnose = (
         if (stopInjected) return
         stopInjected = true
         state.stopReason ??= reason
-        yield* run.recorder.event("STOP_REQUIRED", {
-          reason,
-          step_id: stepId,
-          checked_scopes: state.checked.length
-        })
+        yield* run.recorder.event(
+          stopRequiredEvent({ reason, step_id: stepId, checked_scopes: state.checked.length })
+        )
         yield* notify({ type: "stop_required", reason })
         yield* traceStopRequired(reason, stepId)
         messages.push({ role: "user", content: stopRequiredMessage(reason, state.checked.map(scopeLine)) })
@@ -363,14 +366,16 @@ const diagnose = (
                 model: UNKNOWN_MODEL,
                 usage: null
               })
-              yield* run.recorder.event("AGENT_MODEL_STEP", {
-                step_id: stepId,
-                step_index: stepIndex,
-                outcome: "error",
-                error_reason: error.reason,
-                tool_call_count: 0,
-                usage_available: false
-              })
+              yield* run.recorder.event(
+                agentModelStepEvent({
+                  step_id: stepId,
+                  step_index: stepIndex,
+                  outcome: "error",
+                  error_reason: error.reason,
+                  tool_call_count: 0,
+                  usage_available: false
+                })
+              )
               yield* run.recorder.agentStep({
                 stepId,
                 stepIndex,
@@ -393,15 +398,17 @@ const diagnose = (
       })
       const toolCalls: ReadonlyArray<ChatToolCall> = response.message.toolCalls
       const outcome = toolCalls.length > 0 ? (offerTools ? "tool_calls" : "tool_calls_refused") : "final"
-      yield* run.recorder.event("AGENT_MODEL_STEP", {
-        step_id: stepId,
-        step_index: stepIndex,
-        outcome,
-        tool_call_count: toolCalls.length,
-        usage_available: response.usage !== null,
-        // `length`: the provider cut the answer (a truncated report or tool arguments follow)
-        ...(response.finishReason ? { finish_reason: response.finishReason.slice(0, 32) } : {})
-      })
+      yield* run.recorder.event(
+        agentModelStepEvent({
+          step_id: stepId,
+          step_index: stepIndex,
+          outcome,
+          tool_call_count: toolCalls.length,
+          usage_available: response.usage !== null,
+          // `length`: the provider cut the answer (a truncated report or tool arguments follow)
+          ...(response.finishReason ? { finish_reason: response.finishReason.slice(0, 32) } : {})
+        })
+      )
       yield* run.recorder.agentStep({
         stepId,
         stepIndex,
@@ -474,18 +481,18 @@ const diagnose = (
       const checkedEvidence = yield* evidenceGuard({ runId: run.runId, draft }).pipe(traceEvidenceGuard)
       const evidence = storeFailed ? storeUnavailable(checkedEvidence) : checkedEvidence
       state.evidence = evidence
-      yield* run.recorder.event("EVIDENCE_GUARD_INITIAL", {
-        passed: evidence.passed,
-        store_available: evidence.storeAvailable,
-        claims: draft.claims.length,
-        failures: evidence.failures.slice(0, 20).map(
-          (f): JsonObject => ({
+      yield* run.recorder.event(
+        evidenceGuardEvent({
+          passed: evidence.passed,
+          store_available: evidence.storeAvailable,
+          claims: draft.claims.length,
+          failures: evidence.failures.slice(0, 20).map((f) => ({
             claim_index: f.claimIndex,
             tool_call_id: f.toolCallId && isValidId(f.toolCallId) ? f.toolCallId : null,
             reason: f.reason
-          })
-        )
-      })
+          }))
+        })
+      )
       yield* notify({ type: "evidence_guard", passed: evidence.passed, failures: evidence.failures.length })
       if (evidence.passed) {
         const judgeFailure: { reason: string | null } = { reason: null }
@@ -546,20 +553,24 @@ const diagnose = (
           evidence: evidence.evidence
         }).pipe(traceSemanticGuard)
         state.semantic = semantic
-        yield* run.recorder.event("SEMANTIC_GUARD_ATTEMPT", {
-          attempt: 1,
-          outcome: semantic.verdict === "JUDGE_FAILED" ? (semantic.errorTag ?? "JUDGE_FAILED") : "JUDGED",
-          model: semantic.model,
-          ...(judgeFailure.reason !== null ? { error_reason: judgeFailure.reason } : {})
-        })
-        yield* run.recorder.event("SEMANTIC_GUARD_DECISION", {
-          passed: semantic.passed,
-          verdict: semantic.verdict,
-          verdicts: semantic.verdicts
-            .slice(0, 20)
-            .map((v): JsonObject => ({ claim_index: v.claim_index, verdict: v.verdict })),
-          summary_verdict: semantic.summaryVerdict ?? null
-        })
+        yield* run.recorder.event(
+          semanticGuardAttemptEvent({
+            attempt: 1,
+            outcome: semantic.verdict === "JUDGE_FAILED" ? (semantic.errorTag ?? "JUDGE_FAILED") : "JUDGED",
+            model: semantic.model,
+            ...(judgeFailure.reason !== null ? { error_reason: judgeFailure.reason } : {})
+          })
+        )
+        yield* run.recorder.event(
+          semanticGuardDecisionEvent({
+            passed: semantic.passed,
+            verdict: semantic.verdict,
+            verdicts: semantic.verdicts
+              .slice(0, 20)
+              .map((v) => ({ claim_index: v.claim_index, verdict: v.verdict })),
+            summary_verdict: semantic.summaryVerdict ?? null
+          })
+        )
         yield* notify({ type: "semantic_guard", verdict: semantic.verdict })
       }
     }
@@ -577,13 +588,15 @@ const diagnose = (
     const release = storeAvailable ? decided : withStoreUnavailableNotice(decided)
     const releaseResult: ReleaseResult =
       release.decision === "PUBLISH_REPORT" ? "DIAGNOSIS_REPORT" : "CANNOT_CONCLUDE"
-    yield* run.recorder.event("RELEASE_DECISION", {
-      decision: release.decision,
-      release_result: releaseResult,
-      missing: release.missing.length,
-      stop_reason: state.stopReason,
-      store_available: storeAvailable
-    })
+    yield* run.recorder.event(
+      releaseDecisionEvent({
+        decision: release.decision,
+        release_result: releaseResult,
+        missing: release.missing.length,
+        stop_reason: state.stopReason,
+        store_available: storeAvailable
+      })
+    )
     yield* traceRelease({ release, releaseResult, evidence: state.evidence, semantic: state.semantic })
     yield* notify({ type: "release", decision: release.decision })
     // Defence in depth: the released text is redacted once more before it leaves the run.

@@ -1,4 +1,9 @@
-import type { JsonObject, RunContext } from "@aiops-harness/core"
+import {
+  type RunContext,
+  routingAttemptEvent,
+  routingDecisionEvent,
+  type TimelinePayload
+} from "@aiops-harness/core"
 import { Clock, Effect } from "effect"
 import { ChatModel } from "./model.js"
 import { ROUTER_SYSTEM_PROMPT } from "./prompts.js"
@@ -149,7 +154,9 @@ export interface RouteOptions {
   readonly maxLookbackMinutes?: number
 }
 
-const windowPayload = (w: ResolvedWindow): JsonObject => ({
+const windowPayload = (
+  w: ResolvedWindow
+): NonNullable<TimelinePayload<"ROUTING_DECISION">["time_window"]> => ({
   phrase: w.asked.phrase.slice(0, 80),
   asked_start: new Date(w.asked.start).toISOString(),
   asked_end: new Date(w.asked.end).toISOString(),
@@ -191,11 +198,13 @@ export const routeQuestion = (
         usage: answer.success.usage
       })
       intent = parseIntent(answer.success.message.content)
-      yield* run.recorder.event("ROUTING_ATTEMPT", {
-        attempt: 1,
-        outcome: intent ? "PARSED" : "UNPARSEABLE",
-        model: answer.success.model
-      })
+      yield* run.recorder.event(
+        routingAttemptEvent({
+          attempt: 1,
+          outcome: intent ? "PARSED" : "UNPARSEABLE",
+          model: answer.success.model
+        })
+      )
     } else {
       // The call was attempted: its usage is unknown (never 0), so the ledger is incomplete.
       yield* run.recorder.tokenUsage({
@@ -204,11 +213,9 @@ export const routeQuestion = (
         model: UNKNOWN_MODEL,
         usage: null
       })
-      yield* run.recorder.event("ROUTING_ATTEMPT", {
-        attempt: 1,
-        outcome: "MODEL_ERROR",
-        error_reason: answer.failure.reason
-      })
+      yield* run.recorder.event(
+        routingAttemptEvent({ attempt: 1, outcome: "MODEL_ERROR", error_reason: answer.failure.reason })
+      )
     }
     const now = yield* Clock.currentTimeMillis
     const asked = extractTimeWindow(question, now, options.timeWindow)
@@ -220,10 +227,12 @@ export const routeQuestion = (
     const result: RoutingResult = intent
       ? { intent, source: "model", window }
       : { intent: classifyIntentByKeywords(question), source: "fallback", window }
-    yield* run.recorder.event("ROUTING_DECISION", {
-      intent: result.intent,
-      source: result.source,
-      ...(window ? { time_window: windowPayload(window) } : {})
-    })
+    yield* run.recorder.event(
+      routingDecisionEvent({
+        intent: result.intent,
+        source: result.source,
+        ...(window ? { time_window: windowPayload(window) } : {})
+      })
+    )
     return result
   })

@@ -1,6 +1,6 @@
 import { RecordingAuditSink } from "@aiops-harness/core/testing"
 import { ScriptedChatModel, ScriptedTurn } from "../src/testing/index.js"
-import { InMemoryCanonicalStore, type TimelineEvent } from "@aiops-harness/core"
+import { hasEventType, InMemoryCanonicalStore, type TimelineEvent } from "@aiops-harness/core"
 import { redactText } from "@aiops-harness/projectors"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
@@ -50,7 +50,8 @@ const run = (
 const finishedPayload = (events: ReadonlyArray<TimelineEvent>) => {
   const last = events.at(-1)
   expect(last?.type).toBe("RUN_FINISHED")
-  return last!.payload
+  if (!hasEventType(last, "RUN_FINISHED")) throw new Error(`last event: ${last?.type}`)
+  return last.payload
 }
 
 describe("runDiagnosis with the offline rule model", () => {

@@ -9,7 +9,12 @@ import { RecordingAuditSink } from "@aiops-harness/core/testing"
 import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { InMemoryCanonicalStore } from "@aiops-harness/core"
+import {
+  hasEventType,
+  InMemoryCanonicalStore,
+  type TimelineEventType,
+  type TimelinePayload
+} from "@aiops-harness/core"
 import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import {
@@ -311,7 +316,8 @@ const diagnose = async (options: OpenAICompatibleOptions, maxSteps = 4) => {
     )
   )
   const events = audit.events
-  const payloads = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload)
+  const payloads = <T extends TimelineEventType>(type: T) =>
+    events.filter((e) => hasEventType(e, type)).map((e) => e.payload as TimelinePayload<T>)
   // Whatever happened: one RUN_FINISHED, a ledger entry per attempted model call, totals reconciled.
   expect(payloads("RUN_FINISHED")).toHaveLength(1)
   const modelCalls = 1 + payloads("AGENT_MODEL_STEP").length + payloads("SEMANTIC_GUARD_ATTEMPT").length
@@ -328,8 +334,9 @@ const diagnose = async (options: OpenAICompatibleOptions, maxSteps = 4) => {
   return { result, audit, payloads, types: events.map((e) => e.type) }
 }
 
-const invocations = (payloads: (type: string) => ReadonlyArray<Record<string, unknown>>) =>
-  payloads("TOOL_INVOCATION").map((p) => [p.tool_name ?? p.tool, p.status, p.error_code ?? null])
+const invocations = (
+  payloads: (type: "TOOL_INVOCATION") => ReadonlyArray<TimelinePayload<"TOOL_INVOCATION">>
+) => payloads("TOOL_INVOCATION").map((p) => [p.tool, p.status, p.error_code])
 
 describe.each(FIXTURES.map((fx) => [fx.provider, fx] as const))("provider conformance: %s", (_name, fx) => {
   it("fixture names its documentation", () => {

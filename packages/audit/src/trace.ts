@@ -1,8 +1,11 @@
 import {
-  INVOCATION_STATUSES,
   EVIDENCE_STATUSES,
+  hasEventType,
+  INVOCATION_STATUSES,
   isValidId,
+  type Json,
   JsonValueSchema,
+  parseTimelinePayload,
   TIMELINE_EVENT_TYPES,
   TOOL_ERROR_CODES
 } from "@aiops-harness/core"
@@ -13,6 +16,7 @@ import { AuditReadError, InvalidRunListQuery, RunNotFound } from "./errors.js"
 const count = z.number().int().nonnegative()
 const epochMs = z.number().int().nonnegative()
 const JsonObjectSchema = z.record(z.string(), JsonValueSchema)
+type JsonObject = z.infer<typeof JsonObjectSchema>
 
 /**
  * `diagnosis_run` status: `RUNNING` until the finish record is written. `AUDIT_INCOMPLETE`: set
@@ -54,15 +58,30 @@ export const RunSummarySchema = z.object({
 /** A run's own record in a trace. */
 export type RunSummary = z.infer<typeof RunSummarySchema>
 
+/**
+ * Type of a trace entry whose stored row did not parse with its event type's schema (or has no
+ * known type). Its payload is `{ stored_type, issue, stored_payload }`.
+ */
+export const INVALID_EVENT = "INVALID_EVENT"
+
 /** Zod schema of a `TimelineEntry`. */
 export const TimelineEntrySchema = z.object({
   seq: z.number().int().positive(),
-  type: z.enum(TIMELINE_EVENT_TYPES),
+  type: z.enum([...TIMELINE_EVENT_TYPES, INVALID_EVENT]),
   at: epochMs,
+  /** The stored payload, which parsed with its type's schema (narrow it with core `hasEventType`). */
   payload: JsonObjectSchema
 })
 /** One Timeline event of a run trace. */
 export type TimelineEntry = z.infer<typeof TimelineEntrySchema>
+
+/** A `run_timeline_event` row as a backend read it, before the trace parses its payload. */
+export interface StoredTimelineRow {
+  readonly seq: number
+  readonly type: string
+  readonly at: number
+  readonly payload: unknown
+}
 
 /** Zod schema of a `ToolInvocationEntry`. */
 export const ToolInvocationEntrySchema = z.object({
@@ -145,6 +164,10 @@ export const ReconciliationSchema = z.object({
   finished_event_total_tokens: count.nullable(),
   /** False when a model call returned no usage (or the run never finished saying otherwise). */
   usage_complete: z.boolean(),
+  /** The run finished and its last `RUN_FINISHED` event states the run record's status. */
+  status_reconciled: z.boolean(),
+  /** Stored timeline rows that did not parse with their type's schema (`INVALID_EVENT` entries). */
+  invalid_events: count,
   timeline_events: CountCheckSchema,
   agent_steps: CountCheckSchema,
   tool_invocations: CountCheckSchema,
@@ -406,11 +429,31 @@ export interface TraceRows {
   readonly sessionId: string
   readonly runId: string
   readonly run: RunSummary | null
-  readonly timeline: ReadonlyArray<TimelineEntry>
+  readonly timeline: ReadonlyArray<StoredTimelineRow>
   readonly agentSteps: ReadonlyArray<AgentStepRow>
   /** In issue order. */
   readonly toolInvocations: ReadonlyArray<ToolInvocationEntry>
   readonly tokenLedger: ReadonlyArray<TokenLedgerEntry>
+}
+
+/**
+ * A stored row as a trace entry: parsed with its type's schema (the one the recorder wrote
+ * with); a row that does not parse becomes an `INVALID_EVENT` entry that keeps what was stored.
+ */
+const timelineEntry = (row: StoredTimelineRow): TimelineEntry => {
+  const parsed = parseTimelinePayload(row.type, row.payload)
+  if (parsed.ok)
+    return { seq: row.seq, type: parsed.event.type, at: row.at, payload: row.payload as JsonObject }
+  return {
+    seq: row.seq,
+    type: INVALID_EVENT,
+    at: row.at,
+    payload: {
+      stored_type: row.type.slice(0, 64),
+      issue: parsed.error.issue.slice(0, 256),
+      stored_payload: (row.payload ?? null) as Json
+    }
+  }
 }
 
 /** Ids that cannot name a run never reach a backend. */
@@ -446,7 +489,8 @@ export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound
       expected: null,
       failed_writes: null
     }
-    const timeline = [...rows.timeline].sort((a, b) => a.seq - b.seq)
+    const timeline = [...rows.timeline].sort((a, b) => a.seq - b.seq).map(timelineEntry)
+    const invalidEvents = timeline.filter((e) => e.type === INVALID_EVENT).length
     const steps = [...rows.agentSteps].sort((a, b) => a.step_index - b.step_index)
     const ledger = [...rows.tokenLedger].sort((a, b) => a.seq - b.seq)
     const stepIds = new Set(steps.map((s) => s.step_id))
@@ -457,11 +501,11 @@ export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound
     const withoutStep = rows.toolInvocations.filter((t) => t.step_id === null || !stepIds.has(t.step_id))
 
     const finished = run.finished_at !== null && run.status !== null && run.status !== "RUNNING"
-    const finishedEvent = [...timeline].reverse().find((e) => e.type === "RUN_FINISHED")
-    const eventTotal = finishedEvent?.payload.run_total_tokens
-    const finishedEventTotal = typeof eventTotal === "number" ? eventTotal : null
-    // The event states a total when it has the field: a number, or null for "unknown".
-    const eventStatesTotal = typeof eventTotal === "number" || eventTotal === null
+    const finishedEvent = timeline.findLast((e) => hasEventType(e, "RUN_FINISHED"))
+    const finishedPayload = hasEventType(finishedEvent, "RUN_FINISHED") ? finishedEvent.payload : null
+    const finishedEventTotal = finishedPayload?.run_total_tokens ?? null
+    // A parsed RUN_FINISHED always states its total: a number, or null for "unknown".
+    const eventStatesTotal = finishedPayload !== null
     const available = ledger.filter((u) => u.usage_available)
     // Unknown is never 0: entries without any reported usage sum to null (as core's summary does).
     const ledgerTotal =
@@ -494,6 +538,8 @@ export const buildTrace = (rows: TraceRows): Effect.Effect<RunTrace, RunNotFound
         run_total_tokens: run.total_token_count,
         finished_event_total_tokens: finishedEventTotal,
         usage_complete: usageComplete,
+        status_reconciled: finished && finishedPayload !== null && finishedPayload.status === run.status,
+        invalid_events: invalidEvents,
         ...audit.counts,
         run_start_recorded: audit.run_start_recorded,
         run_finish_recorded: finished,

@@ -1,16 +1,25 @@
 import {
   AuditSink,
   type AuditSinkShape,
+  agentModelStepEvent,
   AuditWriteError,
   BackendError,
   CanonicalInvocationStore,
+  evidenceGuardEvent,
   InMemoryCanonicalStore,
   type JsonObject,
   makeRun,
   makeToolBoundary,
   type Projection,
+  releaseDecisionEvent,
+  type TimelineEvent,
+  type TimelineEventType,
+  routingAttemptEvent,
+  routingDecisionEvent,
   type RunContext,
   type RunId,
+  semanticGuardAttemptEvent,
+  semanticGuardDecisionEvent,
   type SessionId,
   type TokenUsage,
   type ToolDefinition
@@ -28,6 +37,11 @@ import {
   runSortAt,
   type TraceQueryShape
 } from "../src/index.js"
+
+/** An event with any payload, as a sink-level test hands it to the sink (the sink does not parse). */
+const unchecked = (
+  event: Omit<TimelineEvent, "type" | "payload"> & { type: TimelineEventType; payload: JsonObject }
+) => event as unknown as TimelineEvent
 
 export const SECRET = "password=hunter2-SECRET"
 export const SECRET_IP = "10.23.45.67"
@@ -136,8 +150,8 @@ export const driveRun = (
     const boundary = yield* makeToolBoundary({ run, tools: [secretTool, failingTool] })
     const r = run.recorder
     yield* r.tokenUsage({ component: "router", componentIndex: 1, model: "router-m", usage: usage(100, 20) })
-    yield* r.event("ROUTING_ATTEMPT", { attempt: 1 })
-    yield* r.event("ROUTING_DECISION", { intent: "diagnosis" })
+    yield* r.event(routingAttemptEvent({ attempt: 1, outcome: "PARSED", model: "router-m" }))
+    yield* r.event(routingDecisionEvent({ intent: "diagnosis", source: "model" }))
 
     yield* r.tokenUsage({
       component: "agent_turn",
@@ -155,7 +169,15 @@ export const driveRun = (
       usageAvailable: true,
       totalTokens: 250
     })
-    yield* r.event("AGENT_MODEL_STEP", { step_id: "step-1", outcome: "tool_calls" })
+    yield* r.event(
+      agentModelStepEvent({
+        step_id: "step-1",
+        step_index: 1,
+        outcome: "tool_calls",
+        tool_call_count: 2,
+        usage_available: true
+      })
+    )
     const ok = yield* boundary.call({
       runId: run.runId,
       toolCallId: "call-1",
@@ -185,7 +207,15 @@ export const driveRun = (
       usageAvailable: second !== null,
       totalTokens: second?.totalTokens ?? null
     })
-    yield* r.event("AGENT_MODEL_STEP", { step_id: "step-2", outcome: "final" })
+    yield* r.event(
+      agentModelStepEvent({
+        step_id: "step-2",
+        step_index: 2,
+        outcome: "final",
+        tool_call_count: 0,
+        usage_available: second !== null
+      })
+    )
     // A call with no issuing step (e.g. a harness-issued check).
     yield* boundary.call({
       runId: run.runId,
@@ -194,16 +224,18 @@ export const driveRun = (
       arguments: { query: "connection pool runbook" },
       stepId: null
     })
-    yield* r.event("EVIDENCE_GUARD_INITIAL", { verdict: "PASS" })
+    yield* r.event(evidenceGuardEvent({ passed: true, store_available: true, claims: 1, failures: [] }))
     yield* r.tokenUsage({
       component: "semantic_guard",
       componentIndex: 1,
       model: "guard-m",
       usage: usage(80, 10)
     })
-    yield* r.event("SEMANTIC_GUARD_ATTEMPT", { attempt: 1 })
-    yield* r.event("SEMANTIC_GUARD_DECISION", { verdict: "SUPPORTED" })
-    yield* r.event("RELEASE_DECISION", { result: "PUBLISH" })
+    yield* r.event(semanticGuardAttemptEvent({ attempt: 1, outcome: "JUDGED", model: "guard-m" }))
+    yield* r.event(
+      semanticGuardDecisionEvent({ passed: true, verdict: "SUPPORTED", verdicts: [], summary_verdict: null })
+    )
+    yield* r.event(releaseDecisionEvent({ decision: "PUBLISH_REPORT", release_result: "PUBLISH" }))
     if (options.finish !== false) {
       yield* run.finish({
         status: "FINISHED",
@@ -339,6 +371,8 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
           run_total_tokens: 820,
           finished_event_total_tokens: 820,
           usage_complete: true,
+          status_reconciled: true,
+          invalid_events: 0,
           timeline_events: { expected: 17, found: 17 },
           agent_steps: { expected: 2, found: 2 },
           tool_invocations: { expected: 3, found: 3 },
@@ -529,22 +563,20 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
           nested: { a: { b: { c: { d: { e: "deep" } } } } }
         }
         yield* b.sink.startRun({ runId, sessionId, query: big, startedAt: 1 })
-        yield* b.sink.appendTimelineEvent({
-          runId,
-          sessionId,
-          seq: 1,
-          type: "RUN_STARTED",
-          at: 2,
-          payload: bigJson
-        })
-        yield* b.sink.appendTimelineEvent({
-          runId,
-          sessionId,
-          seq: 2,
-          type: "TOOL_INVOCATION",
-          at: 3,
-          payload: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, "v".repeat(300)]))
-        })
+        // The sink bounds whatever it is given: these payloads match no event schema on purpose.
+        yield* b.sink.appendTimelineEvent(
+          unchecked({ runId, sessionId, seq: 1, type: "RUN_STARTED", at: 2, payload: bigJson })
+        )
+        yield* b.sink.appendTimelineEvent(
+          unchecked({
+            runId,
+            sessionId,
+            seq: 2,
+            type: "TOOL_INVOCATION",
+            at: 3,
+            payload: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, "v".repeat(300)]))
+          })
+        )
         yield* b.sink.recordToolInvocation({
           runId,
           sessionId,
@@ -586,11 +618,18 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
         expect(trace.run.final_content!.endsWith("é")).toBe(true)
         expect(trace.run.intent).toHaveLength(AUDIT_LIMITS.labelChars)
         expect(trace.run.status).toBe("FAILED")
+        // Stored bounded; read back as INVALID_EVENT entries (no schema matches), the stored payload kept.
         for (const e of trace.timeline) {
-          expect(bytes(e.payload)).toBeLessThanOrEqual(AUDIT_LIMITS.payloadBytes)
-          expect(e.payload._truncated).toBe(true)
+          const stored = e.payload.stored_payload as JsonObject
+          expect(e.type).toBe("INVALID_EVENT")
+          expect(bytes(stored)).toBeLessThanOrEqual(AUDIT_LIMITS.payloadBytes)
+          expect(stored._truncated).toBe(true)
         }
-        expect(trace.timeline[1]!.payload).toEqual({ _truncated: true, _original_bytes: expect.any(Number) })
+        expect(trace.timeline[1]!.payload.stored_payload).toEqual({
+          _truncated: true,
+          _original_bytes: expect.any(Number)
+        })
+        expect(trace.reconciliation.invalid_events).toBe(2)
         const tool = trace.tool_invocations_without_step[0]!
         expect(bytes(tool.metadata)).toBeLessThanOrEqual(AUDIT_LIMITS.metadataBytes)
         expect(tool.metadata._truncated).toBe(true)
@@ -603,7 +642,14 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
       Effect.gen(function* () {
         const sessionId = testId("session") as SessionId
         const runId = testId("run") as RunId
-        const event = { runId, sessionId, seq: 1, type: "RUN_STARTED" as const, at: 1, payload: { n: 1 } }
+        const event = {
+          runId,
+          sessionId,
+          seq: 1,
+          type: "RUN_STARTED" as const,
+          at: 1,
+          payload: { query_chars: 1 }
+        }
         yield* b.sink.startRun({ runId, sessionId, query: "q", startedAt: 1 })
         yield* b.sink.appendTimelineEvent(event)
         const usageRow = {
@@ -637,9 +683,9 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
         )
         expect(otherSession._tag).toBe("AuditWriteError")
         // Batched backends acknowledge events first: the duplicate is then simply not stored.
-        yield* Effect.exit(b.sink.appendTimelineEvent({ ...event, payload: { n: 2 } }))
+        yield* Effect.exit(b.sink.appendTimelineEvent({ ...event, payload: { query_chars: 2 } }))
         const trace = yield* b.trace.getTrace(sessionId, runId)
-        expect(trace.timeline).toEqual([{ seq: 1, type: "RUN_STARTED", at: 1, payload: { n: 1 } }])
+        expect(trace.timeline).toEqual([{ seq: 1, type: "RUN_STARTED", at: 1, payload: { query_chars: 1 } }])
         expect(trace.token_ledger.map((u) => u.total_tokens)).toEqual([2])
         expect(trace.run.query).toBe("q")
       })
@@ -790,7 +836,7 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
           seq: 1,
           type: "RUN_STARTED",
           at: 2,
-          payload: { theirs: true }
+          payload: { query_chars: 6 }
         })
         if (options.timelineBuffered) yield* event
         else expect(failureOf(yield* Effect.exit(event)).record).toBe("run_timeline_event")
@@ -809,7 +855,7 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
           seq: 1,
           type: "RUN_STARTED",
           at: 2,
-          payload: {}
+          payload: { query_chars: 4 }
         })
         expect((yield* b.trace.getTrace(owner, runId)).timeline.map((e) => e.seq)).toEqual([1])
       })
@@ -825,7 +871,7 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
           seq: 1,
           type: "RUN_STARTED",
           at: 1,
-          payload: {}
+          payload: { query_chars: 4 }
         })
         const trace = yield* b.trace.getTrace(sessionId, runId)
         expect(trace.timeline.map((e) => e.seq)).toEqual([1])
@@ -848,7 +894,7 @@ export const auditConformance = (options: AuditConformanceOptions): void => {
             seq,
             type: "ROUTING_ATTEMPT",
             at: 1,
-            payload: {}
+            payload: { attempt: 1, outcome: "PARSED" }
           })
         }
         // A trace read flushes a batched backend: the squatter's rows land first.

@@ -163,7 +163,7 @@ describe.skipIf(!mysqlUp)("MysqlAudit", () => {
               seq,
               type: "ROUTING_ATTEMPT",
               at: seq,
-              payload: {}
+              payload: { attempt: 1, outcome: "PARSED" }
             })
           }
         })

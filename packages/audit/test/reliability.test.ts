@@ -1,4 +1,11 @@
-import { AuditSink, type AuditSinkShape, makeRun, type RunId, type SessionId } from "@aiops-harness/core"
+import {
+  AuditSink,
+  type AuditSinkShape,
+  makeRun,
+  type RunId,
+  routingDecisionEvent,
+  type SessionId
+} from "@aiops-harness/core"
 import { mysqlGate, startFaultProxy, testId } from "@aiops-harness/core/testing"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
@@ -28,7 +35,7 @@ const smallRun = (sink: AuditSinkShape, sessionId: SessionId, runId?: RunId) =>
       model: "m",
       usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }
     })
-    yield* run.recorder.event("ROUTING_DECISION", { intent: "diagnosis" })
+    yield* run.recorder.event(routingDecisionEvent({ intent: "diagnosis", source: "model" }))
     const summary = yield* run.finish({ status: "FINISHED", finalContent: "done" })
     return { runId: run.runId, summary }
   })
@@ -106,7 +113,7 @@ describe.skipIf(!mysqlUp)("MySQL audit under faults (circuit breaker, dropped wr
             h.sink
           )
           proxy.kill()
-          yield* run.recorder.event("ROUTING_DECISION", { intent: "diagnosis" })
+          yield* run.recorder.event(routingDecisionEvent({ intent: "diagnosis", source: "model" }))
           yield* run.finish({ status: "FINISHED", finalContent: "x" })
           // A whole run while MySQL is down: no row at all yet.
           const down = yield* smallRun(h.sink, sessionId)
@@ -189,7 +196,7 @@ describe("trace reconciliation of incomplete runs", () => {
     sessionId: "s1",
     runId: "r1",
     run,
-    timeline: [{ seq: 1, type: "RUN_STARTED" as const, at: 1, payload: {} }],
+    timeline: [{ seq: 1, type: "RUN_STARTED" as const, at: 1, payload: { query_chars: 5 } }],
     agentSteps: [],
     toolInvocations: [],
     tokenLedger: []

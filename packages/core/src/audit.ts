@@ -3,36 +3,7 @@ import { AuditWriteError, type ToolErrorCode } from "./errors.js"
 import type { RunId, SessionId } from "./ids.js"
 import type { JsonObject } from "./json.js"
 import type { EvidenceStatus, InvocationStatus } from "./status.js"
-
-/** Typed decision events of a run, in the order they happen. */
-export const TIMELINE_EVENT_TYPES = [
-  "RUN_STARTED",
-  "MODEL_TOKEN_USAGE",
-  "ROUTING_ATTEMPT",
-  "ROUTING_DECISION",
-  "AGENT_MODEL_STEP",
-  "TOOL_INVOCATION",
-  "STOP_REQUIRED",
-  "EVIDENCE_GUARD_INITIAL",
-  "SEMANTIC_GUARD_ATTEMPT",
-  "SEMANTIC_GUARD_DECISION",
-  "RELEASE_DECISION",
-  "RUN_FINISHED"
-] as const
-/** Type of a Timeline event (one of `TIMELINE_EVENT_TYPES`). */
-export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number]
-
-/** One ordered, typed decision event of a run's Timeline. */
-export interface TimelineEvent {
-  readonly runId: RunId
-  readonly sessionId: SessionId
-  /** Unique, gap-free, 1-based order within the run. */
-  readonly seq: number
-  readonly type: TimelineEventType
-  readonly at: number
-  /** Bounded metadata: never raw bodies, never secrets. */
-  readonly payload: JsonObject
-}
+import type { TimelineEvent } from "./timeline/events.js"
 
 /** Final status of a run that has ended. */
 export type RunFinalStatus = "FINISHED" | "FAILED" | "CANCELLED"

@@ -24,6 +24,7 @@ import { type Json, type JsonObject, rememberJsonText, stableStringify, utf8Byte
 import type { RunContext } from "./run.js"
 import type { EvidenceStatus, InvocationStatus } from "./status.js"
 import { CanonicalInvocationStore } from "./store.js"
+import { toolInvocationEvent } from "./timeline/events.js"
 import type { Projection, ToolCallContext, ToolCallEnvelope, ToolDefinition } from "./tool.js"
 import { traceToolCall } from "./tracing.js"
 
@@ -430,16 +431,18 @@ export const makeToolBoundary = (options: {
             }
           })
         }
-        yield* run.recorder.event("TOOL_INVOCATION", {
-          tool_call_id: c.toolCallId,
-          tool: toolName,
-          step_id: stepId,
-          status: c.status,
-          evidence_status: c.evidenceStatus,
-          error_code: c.errorCode,
-          latency_ms: c.latencyMs,
-          truncated: c.truncated
-        })
+        yield* run.recorder.event(
+          toolInvocationEvent({
+            tool_call_id: c.toolCallId,
+            tool: toolName,
+            step_id: stepId,
+            status: c.status,
+            evidence_status: c.evidenceStatus,
+            error_code: c.errorCode,
+            latency_ms: c.latencyMs,
+            truncated: c.truncated
+          })
+        )
         return outcome
       })
 

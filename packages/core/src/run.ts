@@ -4,14 +4,15 @@ import {
   AuditSink,
   type AuditSinkShape,
   type RunFinalStatus,
-  type TimelineEventType,
   type TokenComponent,
   type ToolInvocationAudit
 } from "./audit.js"
 import { defaultRunBudgetLimits, makeRunBudget, type RunBudget, type RunBudgetLimits } from "./budget.js"
 import { IllegalRunTransition } from "./errors.js"
 import { newRunId, type RunId, type SessionId } from "./ids.js"
-import type { JsonObject } from "./json.js"
+import { type CallerTimelineEvent, recorderEvents, type TimelineEventBody } from "./timeline/events.js"
+import { InvalidTimelineEvent, parseTimelinePayload } from "./timeline/parse.js"
+import { RECORDER_OWNED_EVENT_TYPES } from "./timeline/schemas.js"
 
 /** Run lifecycle: ACTIVE -> FINISHED | FAILED | CANCELLED, nothing else. */
 export type RunLifecycleState = "ACTIVE" | RunFinalStatus
@@ -49,11 +50,16 @@ export interface RecorderSummary {
 
 /**
  * Writes a run's durable audit, fail-open: a failed write is counted, never thrown.
- * Assigns the timeline sequence and keeps the token ledger total.
+ * Owns each event's run id, session id, sequence and time, writes `RUN_STARTED`,
+ * `MODEL_TOKEN_USAGE` and `RUN_FINISHED` itself, and keeps the token ledger total.
  */
 export interface RunRecorder {
-  /** Appends a Timeline event (the recorder assigns its sequence number). */
-  readonly event: (type: TimelineEventType, payload?: JsonObject) => Effect.Effect<void>
+  /**
+   * Appends a Timeline event built by one of the event constructors (`routingAttemptEvent`, ...).
+   * An event that fails its schema, or one of the recorder's own types, is a defect
+   * (`InvalidTimelineEvent`): it is never written.
+   */
+  readonly event: (event: CallerTimelineEvent) => Effect.Effect<void>
   /** Records the audit metadata of one tool call of this run. */
   readonly toolInvocation: (record: Omit<ToolInvocationAudit, "runId" | "sessionId">) => Effect.Effect<void>
   /** Records one AgentStep of this run. */
@@ -82,15 +88,25 @@ export interface RunContext {
   readonly claimToolCallId: (toolCallId: string) => Effect.Effect<boolean>
   /**
    * Ends the run: writes `RUN_FINISHED` (with the ledger total and expected counts) and the
-   * run's final audit record. Fails on an illegal lifecycle transition.
+   * run's final audit record, both from the same named fields. Fails on an illegal lifecycle
+   * transition.
    */
-  readonly finish: (result: {
-    readonly status: RunFinalStatus
-    readonly intent?: string | null
-    readonly releaseResult?: string | null
-    readonly finalContent?: string | null
-    readonly payload?: JsonObject
-  }) => Effect.Effect<RecorderSummary, IllegalRunTransition>
+  readonly finish: (result: RunFinishOptions) => Effect.Effect<RecorderSummary, IllegalRunTransition>
+}
+
+/**
+ * How a run ended. Named fields only: `RUN_FINISHED` is built from these and the recorder's own
+ * counts, so its status always equals the run record's.
+ */
+export interface RunFinishOptions {
+  readonly status: RunFinalStatus
+  readonly intent?: string | null
+  readonly releaseResult?: string | null
+  readonly finalContent?: string | null
+  /** Tool calls the run made (stated in `RUN_FINISHED`). */
+  readonly toolCalls?: number
+  /** Who ended the run when it was not the agent (`mcp`). */
+  readonly source?: string
 }
 
 /** Options to start a run. */
@@ -106,7 +122,13 @@ const makeRecorder = (
   sink: AuditSinkShape,
   runId: RunId,
   sessionId: SessionId
-): Effect.Effect<{ recorder: RunRecorder; failed: Ref.Ref<number>; counts: Ref.Ref<Counts> }> =>
+): Effect.Effect<{
+  recorder: RunRecorder
+  /** Appends any event, the recorder-owned types included (for `makeRun` only). */
+  append: (body: TimelineEventBody) => Effect.Effect<void>
+  failed: Ref.Ref<number>
+  counts: Ref.Ref<Counts>
+}> =>
   Effect.gen(function* () {
     const counts = yield* Ref.make<Counts>({ ...emptyCounts })
     const failed = yield* Ref.make(0)
@@ -117,14 +139,23 @@ const makeRecorder = (
       )
     const bump = (key: keyof Counts, by = 1) =>
       Ref.modify(counts, (c): readonly [number, Counts] => [c[key] + by, { ...c, [key]: c[key] + by }])
-    const event = (type: TimelineEventType, payload: JsonObject = {}) =>
+    // Validated before a sequence number is taken: a malformed event leaves no gap.
+    const append = (body: TimelineEventBody) =>
       Effect.gen(function* () {
+        const parsed = parseTimelinePayload(body.type, body.payload)
+        if (!parsed.ok) return yield* Effect.die(parsed.error)
         const seq = yield* bump("timelineEvents")
         const at = yield* Clock.currentTimeMillis
-        yield* failOpen(sink.appendTimelineEvent({ runId, sessionId, seq, type, at, payload }))
+        yield* failOpen(sink.appendTimelineEvent({ ...parsed.event, runId, sessionId, seq, at }))
       })
+    const recorderOwned: ReadonlySet<string> = new Set(RECORDER_OWNED_EVENT_TYPES)
     const recorder: RunRecorder = {
-      event,
+      event: (body) =>
+        recorderOwned.has(body.type)
+          ? Effect.die(
+              new InvalidTimelineEvent({ type: body.type, issue: "type: written by the recorder only" })
+            )
+          : append(body),
       toolInvocation: (record) =>
         Effect.gen(function* () {
           yield* bump("toolInvocations")
@@ -156,14 +187,16 @@ const makeRecorder = (
               at
             })
           )
-          yield* event("MODEL_TOKEN_USAGE", {
-            ledger_seq: seq,
-            component,
-            component_index: componentIndex,
-            model,
-            usage_available: usage !== null,
-            total_tokens: usage?.totalTokens ?? null
-          })
+          yield* append(
+            recorderEvents.modelTokenUsage({
+              ledger_seq: seq,
+              component,
+              component_index: componentIndex,
+              model,
+              usage_available: usage !== null,
+              total_tokens: usage?.totalTokens ?? null
+            })
+          )
         }),
       summary: Effect.gen(function* () {
         const c = yield* Ref.get(counts)
@@ -178,7 +211,7 @@ const makeRecorder = (
         }
       })
     }
-    return { recorder, failed, counts }
+    return { recorder, append, failed, counts }
   })
 
 interface Counts {
@@ -208,13 +241,13 @@ export const makeRun = (options: MakeRunOptions): Effect.Effect<RunContext, neve
     const state = yield* Ref.make<RunLifecycleState>("ACTIVE")
     const seen = yield* Ref.make<ReadonlySet<string>>(new Set())
     const budget = yield* makeRunBudget({ ...defaultRunBudgetLimits, ...options.budget })
-    const { recorder, failed } = yield* makeRecorder(sink, runId, sessionId)
+    const { recorder, append, failed } = yield* makeRecorder(sink, runId, sessionId)
 
     yield* sink.startRun({ runId, sessionId, query, startedAt }).pipe(
       Effect.catchCause(() => Ref.update(failed, (n) => n + 1)),
       Effect.asVoid
     )
-    yield* recorder.event("RUN_STARTED", { query_chars: query.length })
+    yield* append(recorderEvents.runStarted({ query_chars: query.length }))
 
     const run: RunContext = {
       runId,
@@ -236,12 +269,18 @@ export const makeRun = (options: MakeRunOptions): Effect.Effect<RunContext, neve
           yield* Ref.set(state, next)
           const before = yield* recorder.summary
           const finishedAt = yield* Clock.currentTimeMillis
-          yield* recorder.event("RUN_FINISHED", {
-            status: result.status,
-            run_total_tokens: before.totalTokens,
-            usage_complete: before.usageComplete,
-            ...result.payload
-          })
+          yield* append(
+            recorderEvents.runFinished({
+              // The caller's optional fields first: nothing it passes can replace the recorder's.
+              ...(result.releaseResult !== undefined ? { release_result: result.releaseResult } : {}),
+              ...(result.intent !== undefined ? { intent: result.intent } : {}),
+              ...(result.toolCalls !== undefined ? { tool_calls: result.toolCalls } : {}),
+              ...(result.source !== undefined ? { source: result.source } : {}),
+              status: result.status,
+              run_total_tokens: before.totalTokens,
+              usage_complete: before.usageComplete
+            })
+          )
           const summary = yield* recorder.summary
           yield* sink
             .finishRun({

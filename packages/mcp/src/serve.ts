@@ -154,9 +154,7 @@ export const makeMcpSession = async (options: McpSessionOptions): Promise<McpSes
   const close = () => {
     closed ??= drain()
       .then(() =>
-        options.runner.runPromise(
-          run.finish({ status: "FINISHED", payload: { source: "mcp" } }).pipe(Effect.ignore)
-        )
+        options.runner.runPromise(run.finish({ status: "FINISHED", source: "mcp" }).pipe(Effect.ignore))
       )
       .then(() => server.close())
       .catch(() => undefined)

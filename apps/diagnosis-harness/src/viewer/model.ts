@@ -7,6 +7,7 @@ import type {
   TimelineEntry,
   ToolInvocationEntry
 } from "@aiops-harness/audit"
+import { hasEventType, type TimelineEventOf, type TimelineEventType } from "@aiops-harness/core"
 
 /** What a run came to, as the runs list names it. */
 export const OUTCOMES = ["released", "cannot_conclude", "refused", "cancelled", "failed", "running"] as const
@@ -125,8 +126,12 @@ export interface Waterfall {
   readonly rows: ReadonlyArray<WaterfallRow>
 }
 
-const firstOf = (timeline: ReadonlyArray<TimelineEntry>, type: TimelineEntry["type"]) =>
-  timeline.find((e) => e.type === type)
+/** The first event of a type, its payload typed (trace entries parsed with the event schemas). */
+export const firstOf = <T extends TimelineEventType>(
+  timeline: ReadonlyArray<TimelineEntry>,
+  type: T
+): (TimelineEntry & TimelineEventOf<T>) | undefined =>
+  timeline.find((e): e is TimelineEntry & TimelineEventOf<T> => hasEventType(e, type))
 
 const str = (v: unknown): string =>
   typeof v === "string" ? v : v === null || v === undefined ? "" : String(v)

@@ -6,6 +6,7 @@ import {
   callState,
   citationTarget,
   evidenceAnchor,
+  firstOf,
   formatMs,
   formatTime,
   formatTokens,
@@ -309,14 +310,11 @@ const Report = ({ trace, shownEvidence }: { trace: RunTrace; shownEvidence: Read
   )
 }
 
-const eventOf = (timeline: ReadonlyArray<TimelineEntry>, type: TimelineEntry["type"]) =>
-  timeline.find((e) => e.type === type)
-
 const Guards = ({ trace }: { trace: RunTrace }) => {
-  const evidence = eventOf(trace.timeline, "EVIDENCE_GUARD_INITIAL")
-  const semantic = eventOf(trace.timeline, "SEMANTIC_GUARD_DECISION")
-  const semanticAttempt = eventOf(trace.timeline, "SEMANTIC_GUARD_ATTEMPT")
-  const release = eventOf(trace.timeline, "RELEASE_DECISION")
+  const evidence = firstOf(trace.timeline, "EVIDENCE_GUARD_INITIAL")
+  const semantic = firstOf(trace.timeline, "SEMANTIC_GUARD_DECISION")
+  const semanticAttempt = firstOf(trace.timeline, "SEMANTIC_GUARD_ATTEMPT")
+  const release = firstOf(trace.timeline, "RELEASE_DECISION")
   const stops = trace.timeline.filter((e) => e.type === "STOP_REQUIRED")
   const failures = Array.isArray(evidence?.payload.failures) ? evidence.payload.failures : []
   const verdicts = Array.isArray(semantic?.payload.verdicts) ? semantic.payload.verdicts : []
@@ -527,6 +525,13 @@ const Ledger = ({ trace }: { trace: RunTrace }) => {
             </span>
           ],
           [
+            "status_reconciled",
+            <span class={`badge s-${r.status_reconciled ? "ok" : "error"}`} id="status-reconciled">
+              {String(r.status_reconciled)}
+            </span>
+          ],
+          ["invalid events", String(r.invalid_events)],
+          [
             "usage_complete",
             <span class={`badge s-${r.usage_complete ? "ok" : "warn"}`} id="usage-complete">
               {String(r.usage_complete)}
@@ -586,6 +591,30 @@ const Warnings = ({ trace }: { trace: RunTrace }) => {
         <strong>Tokens do not reconcile.</strong>
         Ledger {formatTokens(r.ledger_total_tokens)}, run {formatTokens(r.run_total_tokens)}, RUN_FINISHED{" "}
         {formatTokens(r.finished_event_total_tokens)}.
+      </div>
+    )
+  }
+  if (r.invalid_events > 0) {
+    const invalid = trace.timeline.filter((e) => e.type === "INVALID_EVENT")
+    warnings.push(
+      <div class="alert" role="alert" id="invalid-events">
+        <strong>
+          {r.invalid_events} timeline event{r.invalid_events === 1 ? "" : "s"} did not match the event schema.
+        </strong>
+        A defect of the writer: these rows are shown as INVALID_EVENT and nothing in them was trusted.{" "}
+        {invalid
+          .slice(0, 5)
+          .map((e) => `#${e.seq} ${scalar(e.payload.stored_type)} (${scalar(e.payload.issue)})`)
+          .join(", ")}
+      </div>
+    )
+  }
+  if (!running && !r.status_reconciled) {
+    warnings.push(
+      <div class="alert" role="alert" id="status-warning">
+        <strong>Status does not reconcile.</strong>
+        The run record says {trace.run.status ?? "nothing"}; its RUN_FINISHED event is missing or says
+        otherwise.
       </div>
     )
   }

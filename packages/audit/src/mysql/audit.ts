@@ -36,7 +36,7 @@ import {
   runListEntry,
   runSortAt,
   type RunSummary,
-  type TimelineEntry,
+  type StoredTimelineRow,
   type TokenLedgerEntry,
   type ToolInvocationEntry,
   TraceQuery,
@@ -261,9 +261,9 @@ const decodeRun = (r: Row): RunSummary => {
   }
 }
 
-const decodeTimeline = (r: Row): TimelineEntry => ({
+const decodeTimeline = (r: Row): StoredTimelineRow => ({
   seq: toNum(r.seq),
-  type: String(r.type) as TimelineEntry["type"],
+  type: String(r.type),
   at: toNum(r.at),
   payload: toJson(r.payload)
 })
