@@ -15,7 +15,8 @@ import {
   type TimelineEvent,
   type TimelineEventType
 } from "../src/index.js"
-import { recordingAudit, runOptions } from "./helpers.js"
+import { RecordingAuditSink } from "../src/testing/audit-sink.js"
+import { runOptions } from "./helpers.js"
 
 /** A valid payload of every type, and per type one payload its schema must refuse. */
 const VALID: { readonly [T in TimelineEventType]: unknown } = {
@@ -72,8 +73,7 @@ const INVALID: { readonly [T in TimelineEventType]: readonly [unknown, string] }
   RUN_FINISHED: [{ status: "DONE", run_total_tokens: null, usage_complete: true }, "status"]
 }
 
-const timelineOf = (log: ReadonlyArray<{ kind: string; record: unknown }>) =>
-  log.filter((e) => e.kind === "timeline").map((e) => e.record as TimelineEvent)
+const timelineOf = (audit: RecordingAuditSink): ReadonlyArray<TimelineEvent> => audit.events
 
 const defectOf = (exit: Exit.Exit<unknown, unknown>) => {
   if (!Exit.isFailure(exit)) throw new Error("expected a defect")
@@ -119,11 +119,11 @@ describe("timeline event schemas", () => {
 describe("RunRecorder timeline", () => {
   const run = <A>(body: (r: Effect.Success<ReturnType<typeof makeRun>>) => Effect.Effect<A, unknown>) =>
     Effect.gen(function* () {
-      const { sink, log } = yield* recordingAudit
+      const log = new RecordingAuditSink()
       const exit = yield* Effect.exit(
-        Effect.flatMap(makeRun(runOptions()), body).pipe(Effect.provideService(AuditSink, sink))
+        Effect.flatMap(makeRun(runOptions()), body).pipe(Effect.provide(log.layer))
       )
-      return { exit, log: yield* log }
+      return { exit, log }
     })
 
   it("owns run id, session id, seq and time; writes RUN_STARTED and RUN_FINISHED itself", async () => {
@@ -161,7 +161,7 @@ describe("RunRecorder timeline", () => {
     )
     expect(Exit.isSuccess(exit)).toBe(true)
     const finished = timelineOf(log).at(-1)!
-    const record = log.find((e) => e.kind === "run_finish")!.record as { status: string }
+    const record = log.finished[0]!
     expect(finished.payload).toMatchObject({ status: "FINISHED", run_total_tokens: 0 })
     expect(record.status).toBe("FINISHED")
   })
