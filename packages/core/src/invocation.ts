@@ -250,15 +250,24 @@ const identityOf = (r: InvocationIdentity): InvocationIdentity => ({
 })
 
 /**
- * The JSON text of a record, as every store writes it. A READY record's raw response whose text
- * the ToolBoundary already computed (`rememberJsonText`) is spliced in as that text, not
- * serialized a second time (the raw response is most of a large record).
+ * The JSON text of a record in two parts, `head` then `rawText` and a closing `}`: a READY
+ * record's raw response whose text the ToolBoundary already computed (`rememberJsonText`) is
+ * that text, not serialized a second time (the raw response is most of a large record). Without
+ * a remembered text, `head` is the whole text and `rawText` is undefined. A store can count and
+ * write the parts without joining them into one string first.
  */
-export const encodeInvocation = (record: CanonicalInvocation): string => {
-  if (record.status !== "READY") return JSON.stringify(record)
-  const rawText = rememberedJsonText(record.rawResponse)
-  if (rawText === undefined) return JSON.stringify(record)
-  const { rawResponse: _raw, ...rest } = record
+export const invocationJsonParts = (
+  record: CanonicalInvocation
+): { readonly head: string; readonly rawText: string | undefined } => {
+  const rawText = record.status === "READY" ? rememberedJsonText(record.rawResponse) : undefined
+  if (rawText === undefined) return { head: JSON.stringify(record), rawText }
+  const { rawResponse: _raw, ...rest } = record as ReadyInvocation
   const head = JSON.stringify(rest)
-  return `${head.slice(0, -1)},"rawResponse":${rawText}}`
+  return { head: `${head.slice(0, -1)},"rawResponse":`, rawText }
+}
+
+/** The JSON text of a record, as every store writes it (see `invocationJsonParts`). */
+export const encodeInvocation = (record: CanonicalInvocation): string => {
+  const { head, rawText } = invocationJsonParts(record)
+  return rawText === undefined ? head : `${head}${rawText}}`
 }

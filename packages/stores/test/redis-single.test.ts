@@ -1,4 +1,10 @@
-import { CanonicalInvocationStore, canonicalInvocationKey, type StoreError } from "@aiops-harness/core"
+import {
+  CanonicalInvocationStore,
+  canonicalInvocationKey,
+  encodeInvocation,
+  rememberJsonText,
+  type StoreError
+} from "@aiops-harness/core"
 import { errorRecord, projectingRecord, readyRecord, redisGate, redisUrl } from "@aiops-harness/core/testing"
 import { canonicalStoreConformance } from "@aiops-harness/core/testing/conformance"
 import { Effect, Exit, type Layer, Option } from "effect"
@@ -105,6 +111,40 @@ describe.skipIf(!redisUp)("Redis canonical store: compression of large records",
     }))
     return { ...readyRecord(record), rawResponse: { entries } }
   }
+
+  it("a raw response whose text the boundary remembered is stored as those bytes, compressed or not, at the exact size limit", async () => {
+    for (const compressAboveBytes of [1, 1 << 20]) {
+      const record = projectingRecord()
+      const ready = bigReady(record)
+      // Non-ASCII text: the byte count and the bytes written must agree.
+      const rawResponse = { ...ready.rawResponse, note: "é\u{1F600}€" }
+      rememberJsonText(rawResponse, JSON.stringify(rawResponse))
+      const remembered = { ...ready, rawResponse }
+      const bytes = Buffer.byteLength(encodeInvocation(remembered))
+      const config = baseConfig(url, { ttlMillis: 60_000, maxRecordBytes: bytes, compressAboveBytes })
+      const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
+      await runWith(
+        config,
+        Effect.gen(function* () {
+          const store = yield* CanonicalInvocationStore
+          yield* store.create(record)
+          const tooBig = yield* Effect.flip(
+            RedisCanonicalStore.make({ ...config, maxRecordBytes: bytes - 1 }).pipe(
+              Effect.flatMap((small) => small.transition(remembered)),
+              Effect.scoped
+            )
+          )
+          expect(tooBig).toMatchObject({ _tag: "RecordTooLarge", bytes, limit: bytes - 1 })
+          yield* store.transition(remembered)
+          expect(Option.getOrThrow(yield* store.get(record.runId, record.toolCallId))).toEqual(remembered)
+        })
+      )
+      const stored = (await raw.getBuffer(key))!
+      if (compressAboveBytes === 1) expect(stored[0]).toBe(0)
+      else expect(stored.equals(Buffer.from(encodeInvocation(remembered)))).toBe(true)
+      await raw.del(key)
+    }
+  })
 
   it("a READY record above the threshold is stored compressed, read back equal, refused a 2nd transition", async () => {
     const config = baseConfig(url, { ttlMillis: 60_000, maxRecordBytes: 1 << 20, compressAboveBytes: 1024 })

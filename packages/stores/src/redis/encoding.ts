@@ -17,11 +17,11 @@ export const COMPRESSED_MAGIC = "\u0000Z1:"
 export const COMPRESSION_LEVEL = 1
 
 /**
- * The value to store for a record's JSON text. `status` is the record's status; `bytes` its UTF-8
+ * The value to store for a record's JSON text (or its UTF-8 bytes). `status` is the record's status; `bytes` its UTF-8
  * length when the caller already counted it (counted here otherwise).
  */
 export const encodeStored = (
-  json: string,
+  json: string | Buffer,
   options: { readonly status: string; readonly compressAboveBytes: number; readonly bytes?: number }
 ): string | Buffer => {
   const { status, compressAboveBytes } = options

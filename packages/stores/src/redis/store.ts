@@ -3,10 +3,10 @@ import {
   CanonicalInvocationStore,
   type CanonicalInvocationStoreShape,
   canonicalInvocationKey,
-  encodeInvocation,
   IllegalTransition,
   InvocationAlreadyExists,
   InvocationNotFound,
+  invocationJsonParts,
   parseCanonicalInvocation,
   RecordTooLarge,
   StoreError,
@@ -105,12 +105,24 @@ export const makeRedisCanonicalStoreWith = (
       )
     })
 
-  /** The stored value of a record, its JSON text counted once; over the limit, `RecordTooLarge`. */
+  /**
+   * The stored value of a record, its UTF-8 size counted once. A remembered raw text is written
+   * into the value's bytes directly: joining it to the rest as one string first would make V8
+   * copy (flatten) the whole text once more just to count or send it.
+   */
   const encode = (record: CanonicalInvocation): string | Buffer | RecordTooLarge => {
-    const json = encodeInvocation(record)
-    const bytes = utf8Bytes(json)
+    const { head, rawText } = invocationJsonParts(record)
+    const headBytes = utf8Bytes(head)
+    const bytes = rawText === undefined ? headBytes : headBytes + utf8Bytes(rawText) + 1
     // The limit applies to the JSON text (what the record is), compressed or not.
     if (bytes > maxRecordBytes) return new RecordTooLarge({ bytes, limit: maxRecordBytes })
+    let json: string | Buffer = head
+    if (rawText !== undefined) {
+      json = Buffer.allocUnsafe(bytes)
+      json.write(head, 0, "utf8")
+      json.write(rawText, headBytes, "utf8")
+      json[bytes - 1] = 0x7d // "}"
+    }
     return encodeStored(json, { status: record.status, compressAboveBytes, bytes })
   }
 
