@@ -122,7 +122,6 @@ describe.skipIf(!redisUp)("Redis canonical store: compression of large records",
       const remembered = { ...ready, rawResponse }
       const bytes = Buffer.byteLength(encodeInvocation(remembered))
       const config = baseConfig(url, { ttlMillis: 60_000, maxRecordBytes: bytes, compressAboveBytes })
-      const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
       await runWith(
         config,
         Effect.gen(function* () {
@@ -139,6 +138,7 @@ describe.skipIf(!redisUp)("Redis canonical store: compression of large records",
           expect(Option.getOrThrow(yield* store.get(record.runId, record.toolCallId))).toEqual(remembered)
         })
       )
+      const key = canonicalInvocationKey(config.keyPrefix, record.runId, record.toolCallId)
       const stored = (await raw.getBuffer(key))!
       if (compressAboveBytes === 1) expect(stored[0]).toBe(0)
       else expect(stored.equals(Buffer.from(encodeInvocation(remembered)))).toBe(true)
