@@ -1,4 +1,5 @@
 import type { Projection, ToolDefinition } from "@aiops-harness/core"
+import { projectKnowledge } from "@aiops-harness/projectors"
 import { Effect, Layer } from "effect"
 import { z } from "zod"
 import { ChatModel, type ChatRequest } from "../src/index.js"
@@ -15,10 +16,10 @@ const KnowledgeRequest = z.object({
   top_k: z.number().int().min(1).max(10).optional()
 })
 
-/** A fake `lookup_knowledge` tool: raw carries scores and traces, the inline projector drops them. */
+/** A fake `lookup_knowledge` backend (raw carries scores and traces) behind the real knowledge projector. */
 export const knowledgeTool = (
   docs: ReadonlyArray<KnowledgeDoc>
-): ToolDefinition<z.infer<typeof KnowledgeRequest>, any> => ({
+): ToolDefinition<z.infer<typeof KnowledgeRequest>, unknown> => ({
   name: "lookup_knowledge",
   description: "Search runbooks and knowledge articles.",
   readOnly: true,
@@ -28,24 +29,7 @@ export const knowledgeTool = (
       evidence: docs.map((d) => ({ ...d, relevanceLevel: "HIGH", score: 0.93 })),
       retrieval_trace: { secret_internal: "raw-only-marker" }
     }),
-  project: ({ request, raw }) =>
-    Effect.succeed<Projection>({
-      evidenceStatus: raw.evidence.length > 0 ? "EVIDENCE_FOUND" : "NO_EVIDENCE",
-      observation: {
-        query: request.query,
-        evidence: raw.evidence.map((e: any) => ({
-          document_id: e.source,
-          source: e.source,
-          title: e.title,
-          breadcrumb: "",
-          excerpt: e.content,
-          relevance_level: e.relevanceLevel
-        }))
-      },
-      truncated: false,
-      returnedCount: raw.evidence.length,
-      scope: { query: request.query.toLowerCase() }
-    })
+  project: projectKnowledge()
 })
 
 const LogsRequest = z.object({

@@ -1,4 +1,5 @@
 import { RecordingAuditSink } from "@aiops-harness/core/testing"
+import { redactText } from "@aiops-harness/projectors"
 import { ScriptedChatModel, type ScriptedTurn } from "../src/testing/index.js"
 import { InMemoryCanonicalStore, type Projection, type ToolDefinition } from "@aiops-harness/core"
 import { Effect, Layer } from "effect"
@@ -340,7 +341,8 @@ describe("injected instructions in logs and runbooks never reach the release bar
           },
           {
             text: `Runbook: ${INJECTED_STEP}`,
-            citations: [{ tool_call_id: "call-k", kind: "excerpt", ref: INJECTED_STEP }]
+            // The excerpt as the model saw it: the real projector redacted its host and token.
+            citations: [{ tool_call_id: "call-k", kind: "excerpt", ref: redactText(INJECTED_STEP) }]
           }
         ],
         next_steps: [

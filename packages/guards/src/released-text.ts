@@ -53,10 +53,13 @@ export const cleanText = (text: string): string =>
 
 /**
  * Links in every common spelling: `scheme://...`, protocol-relative `//host/...`, `www.host...`,
- * and a bare `host.tld/path`. `javascript:`/`data:` URIs have no host and are dropped.
+ * and a bare `host.tld/path`. `javascript:`/`data:` URIs have no host and are dropped. A redaction
+ * placeholder (`http://<HOST>/x?token=<SECRET>`, as the projectors emit) is part of the link: the
+ * link is still reduced (`[link: <HOST>]`), not left whole because `<` ends a link elsewhere; a
+ * scheme cut from its host (a quote can end right after `http://`) is `[link removed]`.
  */
 const LINK_RE =
-  /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s<>"'`)\]}]+|(?<![\w/:])\/\/(?=[a-z0-9-]+\.)[^\s<>"'`)\]}]+|\bwww\.[^\s<>"'`)\]}]+|\b(?:javascript|data|vbscript):[^\s<>"'`)\]}]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,24}\/[^\s<>"'`)\]}]*/gi
+  /\b[a-z][a-z0-9+.-]{1,15}:\/\/(?:<[A-Z_]{2,24}>|[^\s<>"'`)\]}])*|(?<![\w/:])\/\/(?=[a-z0-9-]+\.|<[A-Z_]{2,24}>)(?:<[A-Z_]{2,24}>|[^\s<>"'`)\]}])+|\bwww\.[^\s<>"'`)\]}]+|\b(?:javascript|data|vbscript):[^\s<>"'`)\]}]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,24}\/[^\s<>"'`)\]}]*/gi
 
 const hostOf = (link: string): string | null => {
   if (/^(?:javascript|data|vbscript):/i.test(link)) return null

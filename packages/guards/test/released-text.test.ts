@@ -139,7 +139,12 @@ describe("releasedText: instructions and links", () => {
     ["data:text/html;base64,PHNjcmlwdD4= x", "[link removed] x"],
     ["mysql://root:pw@10.0.0.5:3306/shop", "[link: 10.0.0.5]"],
     ["runbooks/db-pool.md#symptoms stays", "runbooks/db-pool.md#symptoms stays"],
-    [`https://${"a".repeat(60)}.${"b".repeat(60)}.example/x`, `[link: ${"a".repeat(60)}.bb…]`]
+    [`https://${"a".repeat(60)}.${"b".repeat(60)}.example/x`, `[link: ${"a".repeat(60)}.bb…]`],
+    // A host the projectors already redacted is still a link (found with the real projectors).
+    ["open http://<HOST>/pool?token=<SECRET> now", "open [link: <HOST>] now"],
+    ["see //<HOST>/x.", "see [link: <HOST>]."],
+    ["https://<URL_CREDENTIALS>@<HOST>:8443/a", "[link: <HOST>]"],
+    ['open http://" then', 'open [link removed]" then']
   ])("reduces a link to its host: %s", (input, output) => {
     expect(reduceLinks(input)).toBe(output)
   })
