@@ -1,9 +1,11 @@
 import {
   AuditSink,
+  toToolErrorCode,
   CanonicalInvocationStore,
   InMemoryCanonicalStore,
   makeRun,
   makeToolBoundary,
+  type RunId,
   type SessionId,
   type ToolCallId,
   type ToolCallOutcome
@@ -14,12 +16,15 @@ import mysql from "mysql2/promise"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type MysqlAllowlist,
+  MysqlExecutionError,
   MysqlReadOnlyExecutor,
   parseMysqlAllowlist,
+  queryMysqlTool,
   queryMysqlToolFromContext
 } from "../src/index.js"
 
-const DATABASE = "aiops_tools_adapter_test"
+/** Per run: concurrent checkouts share the server, so no two runs share a database. */
+const DATABASE = `aiops_tools_adapter_${process.pid.toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const enabled = await mysqlGate()
 
 const SEED = [
@@ -243,5 +248,39 @@ describe.runIf(enabled)("query_mysql through the ToolBoundary against a real ser
       cause: { _tag: "MysqlExecutionError", code: "SERVER_ERROR" }
     })
     expect(requests[0]).toEqual({ datasource: "shop", sql: "SELECT id FROM refunds" })
+  })
+})
+
+describe("query_mysql behind the executor's breaker", () => {
+  it("CIRCUIT_OPEN is a BackendError (not a timeout): the model sees BACKEND_ERROR", async () => {
+    const tool = queryMysqlTool({
+      allowlist,
+      maxRows: 50,
+      executor: {
+        execute: () =>
+          Effect.fail(
+            new MysqlExecutionError({
+              code: "CIRCUIT_OPEN",
+              internalMessage: "circuit breaker query-mysql is open"
+            })
+          )
+      }
+    })
+    const error = await Effect.runPromise(
+      Effect.flip(
+        tool.execute(
+          { datasource: "shop", sql: "SELECT id FROM orders" },
+          {
+            runId: "r-open" as RunId,
+            sessionId: "s-open" as SessionId,
+            toolCallId: "c-open" as ToolCallId,
+            stepId: null,
+            now: 0
+          }
+        )
+      )
+    )
+    expect(error).toMatchObject({ _tag: "BackendError", timeout: false, cause: { code: "CIRCUIT_OPEN" } })
+    expect(toToolErrorCode(error)).toBe("BACKEND_ERROR")
   })
 })

@@ -24,11 +24,14 @@ import {
 } from "./fixtures/mysql-corpus.js"
 import { describeMysql, MYSQL_URL } from "./mysql-integration.js"
 
-const RO_USER = "aiops_tools_ro"
+/** Per run: suites of concurrent checkouts share the server, so no two runs share a user. */
+const RUN = `${process.pid.toString(36)}${Math.random().toString(36).slice(2, 6)}`
+const RO_USER = `aiops_tools_ro_${RUN}`
 const RO_PASSWORD = "aiops_tools_ro_pw"
 /** Users the startup privilege check must refuse (created and dropped by this suite). */
-const SYSREAD_USER = "aiops_tools_sysread"
-const FILE_USER = "aiops_tools_file"
+const SYSREAD_USER = `aiops_tools_sr_${RUN}`
+const FILE_USER = `aiops_tools_fi_${RUN}`
+const MADE_USER = `aiops_tools_mk_${RUN}`
 
 const urlFor = (user: string, password: string) => {
   const u = new URL(MYSQL_URL)
@@ -164,7 +167,7 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
       await admin.query("SET GLOBAL general_log = ?", [previousLog.general_log === "ON" ? 1 : 0])
       await admin.query("SET GLOBAL log_output = ?", [previousLog.log_output])
     }
-    for (const user of [SYSREAD_USER, FILE_USER])
+    for (const user of [RO_USER, SYSREAD_USER, FILE_USER])
       for (const host of ["%", "localhost"]) await admin?.query(`DROP USER IF EXISTS '${user}'@'${host}'`)
     await admin?.end()
   })
@@ -191,12 +194,12 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
     })
 
     it("ensureMysqlQueryUser creates a user the check accepts", async () => {
-      const made = urlFor("aiops_tools_made", "aiops-tools-made-pw")
+      const made = urlFor(MADE_USER, "aiops-tools-made-pw")
       try {
         const created = await Effect.runPromise(
           ensureMysqlQueryUser({ adminUrl: MYSQL_URL, queryUrl: made, databases: [DEMO_SCHEMA] })
         )
-        expect(created.user).toBe("aiops_tools_made")
+        expect(created.user).toBe(MADE_USER)
         const result = await runPlan(planOf("SELECT id FROM orders WHERE id = 3"), {
           ...baseConfig(),
           url: made
@@ -204,7 +207,7 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
         expect(result.rows).toEqual([{ id: 3 }])
       } finally {
         for (const host of ["%", "localhost"])
-          await admin.query(`DROP USER IF EXISTS 'aiops_tools_made'@'${host}'`)
+          await admin.query(`DROP USER IF EXISTS '${MADE_USER}'@'${host}'`)
       }
     })
 
@@ -535,6 +538,37 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
     expect(
       (await runFailure(planOf("SELECT id FROM orders"), { ...baseConfig(), url: denied.toString() })).code
     ).toBe("CONNECTION_FAILED")
+  })
+
+  it("opens its circuit breaker after failed connections: CIRCUIT_OPEN at once, no connection tried", async () => {
+    const bad = new URL(roUrl)
+    bad.port = "1"
+    const codes = await withExecutor(
+      {
+        ...baseConfig(),
+        url: bad.toString(),
+        allowPrivilegedUser: true,
+        breaker: { failureThreshold: 2, resetAfterMs: 60_000 }
+      },
+      (x) =>
+        Effect.forEach([1, 2, 3], () =>
+          Effect.flip(x.execute(planOf("SELECT id FROM orders"))).pipe(Effect.map((e) => e.code))
+        )
+    )
+    expect(codes).toEqual(["CONNECTION_FAILED", "CONNECTION_FAILED", "CIRCUIT_OPEN"])
+  })
+
+  it("a server error does not open the breaker", async () => {
+    const codes = await withExecutor({ ...baseConfig(), breaker: { failureThreshold: 1 } }, (x) =>
+      Effect.gen(function* () {
+        const failed = yield* Effect.flip(
+          x.execute(planOf("SELECT id FROM ghost_table", undefined, ghostAllowlist))
+        )
+        const ok = yield* x.execute(planOf("SELECT id FROM orders WHERE id = 1"))
+        return [failed.code, ok.rowCount]
+      })
+    )
+    expect(codes).toEqual(["SERVER_ERROR", 1])
   })
 
   it("runs only validated plans and only mapped datasources", async () => {

@@ -86,6 +86,8 @@ export type MysqlExecutionErrorCode =
   | "INVALID_CONFIG"
   | "RESULT_TOO_LARGE"
   | "UNSAFE_PRIVILEGES"
+  /** The executor's circuit breaker refused the call: the server failed recently. */
+  | "CIRCUIT_OPEN"
 
 /**
  * Executing a plan failed. `code` is stable and safe to show; `internalMessage` (driver/server text,

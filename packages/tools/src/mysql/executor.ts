@@ -1,3 +1,9 @@
+import {
+  classifyDriverError,
+  make as makeMysqlClient,
+  type MysqlConnection,
+  MysqlError
+} from "@aiops-harness/mysql"
 import { Context, Effect, Layer } from "effect"
 import mysql from "mysql2/promise"
 import { MysqlExecutionError, type MysqlExecutionErrorCode } from "./errors.js"
@@ -31,6 +37,16 @@ export interface MysqlReadOnlyExecutorConfig {
    * Set true only for tests that must run as an administrator.
    */
   readonly allowPrivilegedUser?: boolean
+  /**
+   * Circuit breaker of the executor's connections (default: opens after 3 consecutive connection
+   * failures or timeouts, probes after 1000 ms). While open, `execute` fails at once with
+   * `CIRCUIT_OPEN`; a server error (`SERVER_ERROR`) does not count against the server.
+   */
+  readonly breaker?: {
+    readonly failureThreshold?: number
+    readonly resetAfterMs?: number
+    readonly openAfterQuietMs?: number
+  }
 }
 
 /** Default {@link MysqlReadOnlyExecutorConfig.maxResultBytes}. */
@@ -172,59 +188,23 @@ const toCell = (v: unknown): MysqlCell => {
   return JSON.stringify(v)
 }
 
-const errorInfo = (e: unknown): { code?: string; errno?: number; message: string; fatal?: boolean } => {
-  if (e && typeof e === "object") {
-    const o = e as { code?: unknown; errno?: unknown; message?: unknown; fatal?: unknown }
-    return {
-      ...(typeof o.code === "string" ? { code: o.code } : {}),
-      ...(typeof o.errno === "number" ? { errno: o.errno } : {}),
-      ...(typeof o.fatal === "boolean" ? { fatal: o.fatal } : {}),
-      message: typeof o.message === "string" ? o.message : String(e)
-    }
-  }
-  return { message: String(e) }
+const EXECUTION_CODES: Record<MysqlError["reason"], MysqlExecutionErrorCode> = {
+  CONNECT: "CONNECTION_FAILED",
+  ACCESS_DENIED: "CONNECTION_FAILED",
+  TIMEOUT: "TIMEOUT",
+  QUERY: "SERVER_ERROR",
+  CIRCUIT_OPEN: "CIRCUIT_OPEN",
+  INVALID_CONFIG: "INVALID_CONFIG"
 }
 
-const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "PROTOCOL_CONNECTION_LOST",
-  "ER_ACCESS_DENIED_ERROR",
-  "ER_DBACCESS_DENIED_ERROR",
-  "ER_CON_COUNT_ERROR",
-  "ER_HOST_IS_BLOCKED",
-  "ER_HOST_NOT_PRIVILEGED"
-])
-const TIMEOUT_CODES = new Set(["ER_STATEMENT_TIMEOUT", "ER_QUERY_TIMEOUT", "PROTOCOL_SEQUENCE_TIMEOUT"])
-// 1969: MariaDB max_statement_time exceeded; 3024: MySQL MAX_EXECUTION_TIME exceeded.
-const TIMEOUT_ERRNOS = new Set([1969, 3024])
-
-const toExecutionError = (e: unknown, phase: "connect" | "query"): MysqlExecutionError => {
-  const info = errorInfo(e)
-  let code: MysqlExecutionErrorCode
-  if (
-    (info.code && TIMEOUT_CODES.has(info.code)) ||
-    (info.errno !== undefined && TIMEOUT_ERRNOS.has(info.errno))
-  ) {
-    code = "TIMEOUT"
-  } else if (phase === "connect" || (info.code && CONNECTION_CODES.has(info.code)) || info.fatal === true) {
-    code = "CONNECTION_FAILED"
-  } else {
-    code = "SERVER_ERROR"
-  }
-  return new MysqlExecutionError({
-    code,
-    serverCode: info.code,
-    serverErrno: info.errno,
-    internalMessage: info.message
+/** The executor's stable code for a client error (`@aiops-harness/mysql` classifies the driver's). */
+const toExecutionError = (error: MysqlError): MysqlExecutionError =>
+  new MysqlExecutionError({
+    code: EXECUTION_CODES[error.reason],
+    serverCode: error.code,
+    serverErrno: error.errno,
+    internalMessage: error.message
   })
-}
 
 const quoteIdentifier = (name: string) => "`" + name.replaceAll("`", "``") + "`"
 
@@ -299,115 +279,83 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
   if (!(Number.isSafeInteger(maxResultBytes) && maxResultBytes > 0))
     return yield* invalid("maxResultBytes must be a positive integer")
 
-  const pool = yield* Effect.acquireRelease(
-    Effect.try({
-      try: () =>
-        mysql.createPool({
-          uri: config.url,
-          connectTimeout: config.connectTimeoutMs,
-          connectionLimit: config.connectionLimit ?? 4,
-          waitForConnections: true,
-          multipleStatements: false,
-          supportBigNumbers: true,
-          bigNumberStrings: false,
-          decimalNumbers: false,
-          dateStrings: true,
-          jsonStrings: true,
-          // Pinned: the validator's literal rules assume a charset without 0x5C trail bytes.
-          charset: "UTF8MB4_UNICODE_CI",
-          typeCast
-        }),
-      catch: (e) => new MysqlExecutionError({ code: "INVALID_CONFIG", internalMessage: errorInfo(e).message })
-    }),
-    (p) => Effect.promise(() => p.end().catch(() => undefined))
-  )
+  const client = yield* makeMysqlClient({
+    url: config.url,
+    name: "query-mysql",
+    connectTimeoutMs: config.connectTimeoutMs,
+    // Session setup only: the plan itself has its own backstop below.
+    queryTimeoutMs: config.statementTimeoutMs + 5000,
+    connectionLimit: config.connectionLimit ?? 4,
+    ...(config.breaker ? { breaker: config.breaker } : {}),
+    ...(config.onStatement ? { onStatement: config.onStatement } : {}),
+    driver: {
+      waitForConnections: true,
+      multipleStatements: false,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      decimalNumbers: false,
+      dateStrings: true,
+      jsonStrings: true,
+      // Pinned: the validator's literal rules assume a charset without 0x5C trail bytes.
+      charset: "UTF8MB4_UNICODE_CI",
+      typeCast
+    }
+  }).pipe(Effect.mapError(toExecutionError))
 
   if (config.allowPrivilegedUser !== true) {
     // Least privilege is checked, not assumed: refuse to start with a user that could write or
     // read what the allowlist cannot see.
-    yield* Effect.tryPromise({
-      try: async () => {
-        const conn = await pool.getConnection()
-        try {
-          config.onStatement?.("SHOW GRANTS")
-          const [rows] = await conn.query<mysql.RowDataPacket[]>({ sql: "SHOW GRANTS", rowsAsArray: true })
-          return (rows as unknown as Array<Array<unknown>>).map((r) => String(r[0] ?? ""))
-        } finally {
-          conn.release()
-        }
-      },
-      catch: (e) => toExecutionError(e, "connect")
-    }).pipe(
-      Effect.flatMap((grants) => {
-        const problems = checkGrants(grants)
-        return problems.length === 0
-          ? Effect.void
-          : Effect.fail(
-              new MysqlExecutionError({
-                code: "UNSAFE_PRIVILEGES",
-                internalMessage: `the query user must have only SELECT on the allowlisted schemas; refused: ${problems.join("; ")}`
-              })
-            )
-      })
-    )
+    const grants = yield* client
+      .withConnection((c) => c.query<Array<Record<string, unknown>>>("SHOW GRANTS"))
+      .pipe(
+        Effect.map((rows) => rows.map((r) => String(Object.values(r)[0] ?? ""))),
+        Effect.mapError(toExecutionError)
+      )
+    const problems = checkGrants(grants)
+    if (problems.length > 0)
+      return yield* Effect.fail(
+        new MysqlExecutionError({
+          code: "UNSAFE_PRIVILEGES",
+          internalMessage: `the query user must have only SELECT on the allowlisted schemas; refused: ${problems.join("; ")}`
+        })
+      )
   }
 
   let flavor: Flavor | undefined
   const statementSeconds = Math.max(config.statementTimeoutMs / 1000, 0.001)
-  const send = (conn: mysql.PoolConnection, sql: string) => {
-    config.onStatement?.(sql)
-    return conn.query(sql)
-  }
 
-  /** `reusable` becomes true once the connection is known to be idle and healthy again. */
-  const run = (
-    conn: mysql.PoolConnection,
-    plan: MysqlQueryPlan,
-    database: string,
-    state: { reusable: boolean }
-  ) =>
-    Effect.tryPromise({
-      try: async () => {
-        if (flavor === undefined) {
-          config.onStatement?.("SELECT VERSION() AS v")
-          const [rows] = await conn.query<mysql.RowDataPacket[]>("SELECT VERSION() AS v")
-          flavor = String(rows[0]?.v ?? "").includes("MariaDB") ? "mariadb" : "mysql"
-        }
-        await send(
-          conn,
-          `SET SESSION sql_mode = '${PINNED_SQL_MODE}', time_zone = '+00:00', group_concat_max_len = ${PINNED_GROUP_CONCAT_MAX_LEN}`
-        )
-        if (flavor === "mariadb") {
-          await send(conn, `SET SESSION max_statement_time = ${statementSeconds.toFixed(3)}`)
-        } else {
-          await send(
-            conn,
-            `SET SESSION max_execution_time = ${Math.max(1, Math.ceil(config.statementTimeoutMs))}`
-          )
-        }
-        await send(conn, `USE ${quoteIdentifier(database)}`)
-        await send(conn, "START TRANSACTION READ ONLY")
-        config.onStatement?.(plan.sql)
-        const { rows, fields } = await streamRows(conn, {
-          sql: plan.sql,
-          // Client-side backstop in case the server ignores the statement limit.
-          timeout: config.statementTimeoutMs + 5000,
-          maxBytes: maxResultBytes
-        })
-        state.reusable = true
-        return { rows: rows as unknown, fields: fields as unknown }
-      },
-      catch: (e) => {
-        if (e instanceof ResultTooLarge) {
-          state.reusable = false
-          return new MysqlExecutionError({ code: "RESULT_TOO_LARGE", internalMessage: e.message })
-        }
-        const error = toExecutionError(e, "query")
-        state.reusable =
-          error.code === "SERVER_ERROR" ||
-          (error.code === "TIMEOUT" && error.serverCode !== "PROTOCOL_SEQUENCE_TIMEOUT")
-        return error
+  /** Session setup, then the plan streamed under the byte cap, inside a read-only transaction. */
+  const run = (conn: MysqlConnection, plan: MysqlQueryPlan, database: string) =>
+    Effect.gen(function* () {
+      if (flavor === undefined) {
+        const rows = yield* conn.query<Array<{ v?: unknown }>>("SELECT VERSION() AS v")
+        flavor = String(rows[0]?.v ?? "").includes("MariaDB") ? "mariadb" : "mysql"
       }
+      yield* conn.query(
+        `SET SESSION sql_mode = '${PINNED_SQL_MODE}', time_zone = '+00:00', group_concat_max_len = ${PINNED_GROUP_CONCAT_MAX_LEN}`
+      )
+      yield* conn.query(
+        flavor === "mariadb"
+          ? `SET SESSION max_statement_time = ${statementSeconds.toFixed(3)}`
+          : `SET SESSION max_execution_time = ${Math.max(1, Math.ceil(config.statementTimeoutMs))}`
+      )
+      yield* conn.query(`USE ${quoteIdentifier(database)}`)
+      yield* conn.query("START TRANSACTION READ ONLY")
+      config.onStatement?.(plan.sql)
+      return yield* Effect.tryPromise({
+        try: () =>
+          streamRows(conn.raw, {
+            sql: plan.sql,
+            // Client-side backstop in case the server ignores the statement limit.
+            timeout: config.statementTimeoutMs + 5000,
+            maxBytes: maxResultBytes
+          }),
+        // Too large: not a MysqlError, so the client destroys the half-read connection.
+        catch: (e) =>
+          e instanceof ResultTooLarge
+            ? new MysqlExecutionError({ code: "RESULT_TOO_LARGE", internalMessage: e.message })
+            : classifyDriverError(e, "query")
+      })
     })
 
   const execute = (plan: MysqlQueryPlan): Effect.Effect<MysqlQueryResult, MysqlExecutionError> =>
@@ -431,23 +379,12 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
           })
         )
       }
-      const state = { reusable: false }
-      const { rows, fields } = yield* Effect.acquireUseRelease(
-        Effect.tryPromise({ try: () => pool.getConnection(), catch: (e) => toExecutionError(e, "connect") }),
-        (conn) => run(conn, plan, database, state),
-        (conn) =>
-          Effect.promise(async () => {
-            try {
-              // Interrupted or timed-out connections may still be busy: never reuse them.
-              if (!state.reusable) throw new Error("connection state unknown")
-              config.onStatement?.("ROLLBACK")
-              await conn.query("ROLLBACK")
-              conn.release()
-            } catch {
-              conn.destroy()
-            }
-          })
-      )
+      // Released only after success or a server error, and after an unconditional ROLLBACK.
+      const { rows, fields } = yield* client
+        .withConnection((conn) => run(conn, plan, database), {
+          reset: (conn) => Effect.asVoid(conn.query("ROLLBACK"))
+        })
+        .pipe(Effect.mapError((e) => (e instanceof MysqlError ? toExecutionError(e) : e)))
       const list = Array.isArray(rows) ? (rows as Array<Array<unknown>>) : []
       const fieldList = (Array.isArray(fields) ? fields : []) as Array<mysql.FieldPacket>
       const seen = new Map<string, number>()

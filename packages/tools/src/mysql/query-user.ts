@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import mysql from "mysql2/promise"
+import { make as makeMysqlClient } from "@aiops-harness/mysql"
 import { MysqlExecutionError } from "./errors.js"
 
 /** Options of `ensureMysqlQueryUser`: admin connection and the query user to create. */
@@ -43,38 +43,42 @@ export const ensureMysqlQueryUser = (
       return yield* invalid("the query user must differ from the administrator user")
     if (options.databases.length === 0) return yield* invalid("no database to grant")
     const hosts = options.hosts ?? ["%", "localhost"]
-    yield* Effect.tryPromise({
-      try: async () => {
-        const conn = await mysql.createConnection({
-          uri: options.adminUrl,
-          connectTimeout: options.connectTimeoutMs ?? 5000,
-          multipleStatements: false
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const client = yield* makeMysqlClient({
+          url: options.adminUrl,
+          name: "query-user-admin",
+          connectionLimit: 1,
+          connectTimeoutMs: options.connectTimeoutMs ?? 5000
         })
-        try {
-          for (const host of hosts) {
-            // Values are escaped by the driver (`?` strings, `??` identifiers).
-            await conn.query("CREATE USER IF NOT EXISTS ?@? IDENTIFIED BY ?", [
-              query.user,
-              host,
-              query.password
-            ])
-            await conn.query("ALTER USER ?@? IDENTIFIED BY ?", [query.user, host, query.password])
-            for (const db of options.databases)
-              await conn.query("GRANT SELECT ON ??.* TO ?@?", [db, query.user, host])
-          }
-        } finally {
-          await conn.end().catch(() => undefined)
-        }
-      },
-      catch: (e) =>
-        new MysqlExecutionError({
-          code: "CONNECTION_FAILED",
-          serverCode:
-            e && typeof e === "object" && typeof (e as { code?: unknown }).code === "string"
-              ? (e as { code: string }).code
-              : undefined,
-          internalMessage: e instanceof Error ? e.message : String(e)
-        })
-    })
+        yield* client.withConnection((conn) =>
+          Effect.forEach(
+            hosts,
+            (host) =>
+              Effect.gen(function* () {
+                // Values are escaped by the driver (`?` strings, `??` identifiers).
+                yield* conn.query("CREATE USER IF NOT EXISTS ?@? IDENTIFIED BY ?", [
+                  query.user,
+                  host,
+                  query.password
+                ])
+                yield* conn.query("ALTER USER ?@? IDENTIFIED BY ?", [query.user, host, query.password])
+                for (const db of options.databases)
+                  yield* conn.query("GRANT SELECT ON ??.* TO ?@?", [db, query.user, host])
+              }),
+            { discard: true }
+          )
+        )
+      })
+    ).pipe(
+      Effect.mapError(
+        (e) =>
+          new MysqlExecutionError({
+            code: "CONNECTION_FAILED",
+            serverCode: e.code,
+            internalMessage: e.message
+          })
+      )
+    )
     return { user: query.user }
   })
