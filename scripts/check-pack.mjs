@@ -41,7 +41,10 @@ try {
   // Every subpath of every exports map, except the ones that need an optional peer (vitest).
   const needsOptionalPeer = new Set(["@aiops-harness/core/testing/conformance"])
   const specifiers = packages.flatMap((p) =>
-    Object.keys(p.manifest.exports ?? { ".": null })
+    Object.entries(p.manifest.exports ?? { ".": "." })
+      // A null target blocks a subpath (private code under `internal/`): nothing to import.
+      .filter(([, target]) => target !== null)
+      .map(([sub]) => sub)
       .map((sub) => (sub === "." ? p.manifest.name : `${p.manifest.name}/${sub.slice(2)}`))
       .filter((spec) => !needsOptionalPeer.has(spec) && !spec.endsWith("/package.json"))
   )
