@@ -1,6 +1,5 @@
-import type { TokenUsage, ToolDefinition } from "@aiops-harness/core"
+import { requestJsonSchema, type TokenUsage, type ToolDefinition } from "@aiops-harness/core"
 import { Context, Data, type Effect } from "effect"
-import { z } from "zod"
 
 /** Which harness component makes a model call (router, agent turn or SemanticGuard). */
 export type ChatPurpose = "router" | "agent" | "semantic_guard"
@@ -92,15 +91,13 @@ export class ChatModel extends Context.Service<ChatModel, ChatModelShape>()(
   "@aiops-harness/agent/ChatModel"
 ) {}
 
-/** Model-facing tool specs: JSON Schema of each tool's zod request schema (`z.toJSONSchema`). */
+/** Model-facing tool specs: JSON Schema of each tool's zod request schema (core's `requestJsonSchema`). */
 export const toolSpecsFor = (tools: ReadonlyArray<ToolDefinition>): ReadonlyArray<ChatToolSpec> =>
-  tools.map((tool) => {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.requestSchema, {
-      io: "input",
-      unrepresentable: "any"
-    }) as Record<string, unknown>
-    return { name: tool.name, description: tool.description, parameters }
-  })
+  tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parameters: requestJsonSchema(tool.requestSchema)
+  }))
 
 /** Rough token estimate (4 characters per token) for providers that must report plausible usage. */
 export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4))

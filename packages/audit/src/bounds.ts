@@ -8,6 +8,7 @@ import type {
   TokenUsageRecord,
   ToolInvocationAudit
 } from "@aiops-harness/core"
+import { utf8Bytes } from "@aiops-harness/core"
 import type { AgentStepRow, TimelineEntry, TokenLedgerEntry, ToolInvocationEntry } from "./trace.js"
 
 /**
@@ -31,7 +32,6 @@ export const AUDIT_LIMITS = {
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
-const bytesOf = (text: string) => encoder.encode(text).length
 
 /** At most `max` characters (code points, as MySQL counts them). */
 export const truncateChars = (text: string, max: number): string => {
@@ -67,10 +67,10 @@ const shrink = (value: Json, depth: number): Json => {
 export const boundJson = (value: JsonObject, maxBytes: number): JsonObject => {
   const normalized = JSON.parse(JSON.stringify(value ?? {})) as JsonObject
   const text = JSON.stringify(normalized)
-  const bytes = bytesOf(text)
+  const bytes = utf8Bytes(text)
   if (bytes <= maxBytes) return normalized
   const cut = { ...(shrink(normalized, 0) as JsonObject), _truncated: true }
-  if (bytesOf(JSON.stringify(cut)) <= maxBytes) return cut
+  if (utf8Bytes(JSON.stringify(cut)) <= maxBytes) return cut
   return { _truncated: true, _original_bytes: bytes }
 }
 

@@ -1,12 +1,13 @@
 import {
   BackendError,
   type Json,
+  jsonBytes,
   type JsonObject,
   type Projection,
   ProjectionError,
   type Projector
 } from "@aiops-harness/core"
-import { cutText, redactValue, serializedBytes } from "@aiops-harness/projectors"
+import { cutText, redactValue } from "@aiops-harness/projectors"
 import { Effect } from "effect"
 import type { JsonProjectorConfig } from "./config.js"
 
@@ -155,7 +156,7 @@ export const projectJson =
       })
       const maxBytes = Math.min(config.maxBytes, input.maxBytes)
       let observation = build()
-      while (serializedBytes(observation) > maxBytes) {
+      while (jsonBytes(observation) > maxBytes) {
         const list = longestArray(result)
         if (list === null) return Effect.fail(new ProjectionError({ reason: "NOTHING_FITS" }))
         list.pop()

@@ -1,4 +1,4 @@
-import { ProjectionError } from "@aiops-harness/core"
+import { jsonBytes, ProjectionError, utf8Bytes } from "@aiops-harness/core"
 
 /** Bounds of one projection (every projector shares them; each uses the ones it needs). */
 export interface ToolProjectionLimits {
@@ -49,27 +49,17 @@ export const resolveLimits = (overrides: Partial<ToolProjectionLimits> = {}): To
   return limits
 }
 
-/** UTF-8 byte length of a string, as `TextEncoder` counts it (a lone surrogate counts 3). */
-export const utf8Length = (text: string): number => {
-  let bytes = 0
-  const n = text.length
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0x80) bytes += 1
-    else if (c < 0x800) bytes += 2
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-      const d = text.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 4
-        i++
-      } else bytes += 3
-    } else bytes += 3
-  }
-  return bytes
-}
+/**
+ * UTF-8 byte length of a string (a lone surrogate counts 3).
+ * @deprecated Use `utf8Bytes` from `@aiops-harness/core` (the one byte counter).
+ */
+export const utf8Length: (text: string) => number = utf8Bytes
 
-/** UTF-8 bytes of `JSON.stringify(value)`. */
-export const serializedBytes = (value: unknown): number => utf8Length(JSON.stringify(value) ?? "")
+/**
+ * UTF-8 bytes of `JSON.stringify(value)`.
+ * @deprecated Use `jsonBytes` from `@aiops-harness/core` (the one byte counter).
+ */
+export const serializedBytes: (value: unknown) => number = jsonBytes
 
 /**
  * Cut `text` to at most `max` UTF-16 code units without splitting a surrogate pair.
@@ -116,11 +106,11 @@ export const boundToBytes = (
   needsOne: boolean
 ): Bounded | ProjectionError => {
   const counts = lists.map((list) => list.items.length)
-  const full = serializedBytes(build(counts))
+  const full = jsonBytes(build(counts))
   if (full <= budget) return { counts, dropped: false, bytes: full }
 
   // Size arithmetic: an array of k items serializes to `[` + items joined by `,` + `]`.
-  const sizes = lists.map((list) => list.items.map((item) => serializedBytes(item)))
+  const sizes = lists.map((list) => list.items.map((item) => jsonBytes(item)))
   let total = full
   for (let l = 0; l < lists.length && total > budget; l++) {
     const min = lists[l]!.min ?? 0
@@ -132,12 +122,12 @@ export const boundToBytes = (
     }
   }
   // Verify with the real serialization; keep dropping if the arithmetic was off.
-  let bytes = serializedBytes(build(counts))
+  let bytes = jsonBytes(build(counts))
   for (let l = 0; l < lists.length && bytes > budget; l++) {
     const min = lists[l]!.min ?? 0
     while (counts[l]! > min && bytes > budget) {
       counts[l] = counts[l]! - 1
-      bytes = serializedBytes(build(counts))
+      bytes = jsonBytes(build(counts))
     }
   }
   const kept = counts.reduce((a, b) => a + b, 0)

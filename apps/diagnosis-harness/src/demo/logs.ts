@@ -5,6 +5,8 @@
  * names: the exported `DEMO_*` values let tests prove that none of them ever leaves the harness.
  */
 
+import { LOG_TOPICS, type LogTopic } from "@aiops-harness/tools"
+
 export const SCENARIO_IDS = [
   "db-pool-exhaustion",
   "oom-killed",
@@ -15,8 +17,8 @@ export const SCENARIO_IDS = [
 export type ScenarioId = (typeof SCENARIO_IDS)[number]
 export const DEFAULT_SCENARIO: ScenarioId = "db-pool-exhaustion"
 
-export const LOG_TOPICS = ["application", "database_slow_query", "system_events", "system_metrics"] as const
-export type LogTopic = (typeof LOG_TOPICS)[number]
+// One definition of the topics, in projectors (re-exported by tools).
+export { LOG_TOPICS, type LogTopic }
 
 export interface ScenarioInfo {
   readonly id: ScenarioId

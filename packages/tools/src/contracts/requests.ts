@@ -1,3 +1,4 @@
+import { LOG_TOPICS } from "@aiops-harness/projectors"
 import { z } from "zod"
 
 /** Tool names as the model sees them. */
@@ -9,8 +10,8 @@ export const TOOL_NAMES = {
 /** Name of one of the built-in tools (a value of `TOOL_NAMES`). */
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES]
 
-/** The log topics `query_logs` can search. */
-export const LOG_TOPICS = ["application", "database_slow_query", "system_events", "system_metrics"] as const
+/** The log topics `query_logs` can search (one definition, in projectors). */
+export { LOG_TOPICS }
 /** One log topic (one of `LOG_TOPICS`). */
 export type LogTopic = (typeof LOG_TOPICS)[number]
 /** Zod schema of a `LogTopic`. */

@@ -1,4 +1,5 @@
-import { z } from "zod"
+import { type JsonSchema, requestJsonSchema } from "@aiops-harness/core"
+import type { z } from "zod"
 import {
   LookupKnowledgeRequestSchema,
   QueryLogsRequestSchema,
@@ -7,23 +8,14 @@ import {
   type ToolName
 } from "./requests.js"
 
-/** A JSON Schema object as sent to a model. */
-export type JsonSchema = { readonly [key: string]: unknown }
+/** Re-exported from core, where the one JSON-schema generator lives. */
+export { type JsonSchema, requestJsonSchema } from "@aiops-harness/core"
 
 /** One model-facing tool declaration (OpenAI-compatible `function` shape). */
 export interface ToolSpec {
   readonly name: ToolName
   readonly description: string
   readonly parameters: JsonSchema
-}
-
-/**
- * The JSON Schema of a request as the model writes it (`io: "input"`: fields with a default
- * are optional). Generated from the zod schema, never written by hand.
- */
-export const requestJsonSchema = (schema: z.ZodType): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>
-  return rest
 }
 
 /** The model-facing description of each built-in tool. */

@@ -1,3 +1,4 @@
+import { jsonBytes, utf8Bytes } from "@aiops-harness/core"
 import {
   classifyDriverError,
   make as makeMysqlClient,
@@ -211,10 +212,10 @@ const quoteIdentifier = (name: string) => "`" + name.replaceAll("`", "``") + "`"
 /** Bytes one received cell counts against `maxResultBytes`. */
 const cellBytes = (v: unknown): number => {
   if (v === null || v === undefined) return 4
-  if (typeof v === "string") return Buffer.byteLength(v, "utf8")
+  if (typeof v === "string") return utf8Bytes(v)
   if (Buffer.isBuffer(v)) return v.length * 2 + 2
   if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return 8
-  return Buffer.byteLength(JSON.stringify(v) ?? "", "utf8")
+  return jsonBytes(v)
 }
 
 class ResultTooLarge extends Error {
