@@ -1,5 +1,4 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib"
-import { utf8Bytes } from "@aiops-harness/core"
 
 /**
  * How a record is laid out in Redis. A record's JSON text is stored as is, unless it is a terminal
@@ -26,7 +25,7 @@ export const encodeStored = (
   options: { readonly status: string; readonly compressAboveBytes: number; readonly bytes?: number }
 ): string | Buffer => {
   const { status, compressAboveBytes } = options
-  if (status === "PROJECTING" || (options.bytes ?? utf8Bytes(json)) <= compressAboveBytes) {
+  if (status === "PROJECTING" || (options.bytes ?? Buffer.byteLength(json, "utf8")) <= compressAboveBytes) {
     return json
   }
   const header = Buffer.from(`${COMPRESSED_MAGIC}${status}\n`, "latin1")
