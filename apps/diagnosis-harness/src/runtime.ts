@@ -4,7 +4,6 @@ import {
   type AuditSink,
   BackendError,
   type CanonicalInvocationStore,
-  revealed,
   type ToolDefinition
 } from "@aiops-harness/core"
 import { externalToolsScoped, loadMcpConfigFile } from "@aiops-harness/mcp"
@@ -131,10 +130,9 @@ export const demoSchemaMigration = () => ({
 
 /** Creates the SELECT-only user of `MYSQL_QUERY_URL` with SELECT on the demo schema (idempotent). */
 const ensureQueryUser = (mysqlUrl: Redacted.Redacted<string>, mysqlQueryUrl: Redacted.Redacted<string>) =>
-  // The tools' MySQL helpers take the URL text: revealed only into them.
   ensureMysqlQueryUser({
-    adminUrl: revealed(mysqlUrl),
-    queryUrl: revealed(mysqlQueryUrl),
+    adminUrl: mysqlUrl,
+    queryUrl: mysqlQueryUrl,
     databases: [mysqlDatabaseOf(mysqlUrl)]
   })
 
@@ -147,8 +145,8 @@ export const migrateAll = (
   mysqlQueryUrl: Redacted.Redacted<string> | null = null
 ) =>
   Effect.gen(function* () {
-    const audit = yield* migrate(revealed(mysqlUrl))
-    const business = yield* migrate(revealed(mysqlUrl), { migrations: [demoSchemaMigration()] })
+    const audit = yield* migrate(mysqlUrl)
+    const business = yield* migrate(mysqlUrl, { migrations: [demoSchemaMigration()] })
     const queryUser =
       mysqlQueryUrl === null
         ? null
@@ -262,7 +260,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
       ]
       if (config.mysqlUrl !== null && config.mysqlQueryUrl !== null) {
         const database = mysqlDatabaseOf(config.mysqlUrl)
-        yield* migrate(revealed(config.mysqlUrl), { migrations: [demoSchemaMigration()] }).pipe(
+        yield* migrate(config.mysqlUrl, { migrations: [demoSchemaMigration()] }).pipe(
           Effect.catch(mysqlStartupError("migrate", config.mysqlUrl))
         )
         yield* ensureQueryUser(config.mysqlUrl, config.mysqlQueryUrl).pipe(
@@ -273,7 +271,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
         )
         // query_mysql runs as the SELECT-only user; the executor refuses any other at startup.
         const executor = yield* makeMysqlReadOnlyExecutor({
-          url: revealed(config.mysqlQueryUrl),
+          url: config.mysqlQueryUrl,
           connectTimeoutMs: 5000,
           statementTimeoutMs: 5000,
           maxRows: 200,

@@ -4,8 +4,7 @@ import {
   type InvalidConfig,
   MAX_TIMER_MS,
   readEnvConfig,
-  readEnvConfigSync,
-  revealed
+  readEnvConfigSync
 } from "@aiops-harness/core"
 import { Config, Effect, Layer, type Redacted } from "effect"
 import type { AuditConfigError, MigrationError } from "./errors.js"
@@ -85,8 +84,7 @@ export const auditLayer = (
   return MysqlAudit.layer({
     ...settings.mysql,
     ...(options.observer ? { observer: options.observer } : {}),
-    // The client library takes the text: revealed only here.
-    url: revealed(settings.mysql.url),
+    url: settings.mysql.url,
     migrate: true
   })
 }

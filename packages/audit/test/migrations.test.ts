@@ -1,5 +1,5 @@
 import { mysqlGate } from "@aiops-harness/core/testing"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { AUDIT_TABLES, type Migration, migrate, migrations } from "../src/index.js"
 import { failureOf } from "./conformance.js"
@@ -124,6 +124,18 @@ describe.skipIf(!mysqlUp)("migrate (MySQL)", () => {
       )
     )
     expect(error).toMatchObject({ _tag: "MigrationError", reason: "UNAVAILABLE" })
+  })
+
+  it("takes the URL Redacted; a bad Redacted URL fails without echoing its password", async () => {
+    const url = await databaseUrl("aiops_audit_migrate_redacted_test", true)
+    const report = await Effect.runPromise(migrate(Redacted.make(url)))
+    expect(report.applied).toEqual(migrations.map((m) => m.version))
+    const error = failureOf(
+      await Effect.runPromise(Effect.exit(migrate(Redacted.make("postgres://u:hunter2-secret@h/db"))))
+    )
+    expect(error).toMatchObject({ _tag: "MigrationError" })
+    expect(JSON.stringify(error)).not.toContain("hunter2-secret")
+    expect(String(error)).not.toContain("hunter2-secret")
   })
 
   it("a migrator waiting past lockTimeoutSeconds is LOCK_TIMEOUT", async () => {

@@ -7,7 +7,7 @@ import {
   type DiagnosisRunFinish
 } from "@aiops-harness/core"
 import { make as makeMysqlClient, MysqlError } from "@aiops-harness/mysql"
-import { Clock, Context, Effect, Layer, type Scope, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Redacted, type Scope, Semaphore } from "effect"
 import type mysql from "mysql2/promise"
 import {
   agentStepRow,
@@ -87,8 +87,8 @@ export interface TimelineBatchConfig {
 
 /** Configuration of the MySQL audit (connection, pool, timeouts, batching, breaker, repair). */
 export interface MysqlAuditConfig {
-  /** `mysql://user:password@host:port/database` */
-  readonly url: string
+  /** `mysql://user:password@host:port/database`; pass it `Redacted` so it cannot be logged by accident. */
+  readonly url: string | Redacted.Redacted<string>
   /** Pool size (default 10). */
   readonly connectionLimit?: number
   /** TCP connect timeout (default 5000 ms). */
@@ -166,7 +166,7 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
   Effect.gen(function* () {
     let protocol: string
     try {
-      protocol = new URL(config.url).protocol
+      protocol = new URL(Redacted.isRedacted(config.url) ? Redacted.value(config.url) : config.url).protocol
     } catch {
       return yield* new AuditConfigError({ field: "url", reason: "not a URL" })
     }
@@ -175,7 +175,8 @@ export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
     }
     const batch = config.timelineBatch ?? null
     return {
-      url: protocol === "mariadb:" ? `mysql:${config.url.slice("mariadb:".length)}` : config.url,
+      // The client accepts mysql:// and mariadb://; the URL stays Redacted if it came so.
+      url: config.url,
       connectionLimit: yield* positiveInt(
         "connectionLimit",
         config.connectionLimit ?? defaultMysqlAuditConfig.connectionLimit

@@ -1,5 +1,5 @@
 import { fromPool, make as makeMysqlClient, type MysqlConnection, MysqlError } from "@aiops-harness/mysql"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import type mysql from "mysql2/promise"
 import { MigrationError } from "../errors.js"
 
@@ -148,10 +148,13 @@ export interface MigrateOptions {
 /** A migration's DDL may rebuild a table: its statements get a generous ceiling, not the client's 5 s. */
 const MIGRATION_STATEMENT_TIMEOUT_MS = 10 * 60_000
 
+/** What `migrate` runs on: a mysql2 pool, or a URL (plain or `Redacted`). */
+export type MigrateTarget = mysql.Pool | string | Redacted.Redacted<string>
+
 /** A client over the target: a new single-connection pool for a URL, the caller's pool otherwise. */
-const clientOf = (target: mysql.Pool | string, connectTimeoutMs: number) => {
+const clientOf = (target: MigrateTarget, connectTimeoutMs: number) => {
   const options = { name: "audit-migrate", connectTimeoutMs, queryTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS }
-  return typeof target === "string"
+  return typeof target === "string" || Redacted.isRedacted(target)
     ? makeMysqlClient({ ...options, url: target, connectionLimit: 1 })
     : fromPool(target, options)
 }
@@ -170,7 +173,7 @@ const exec = (
  * the same definition). An applied version whose name differs from the code's is `VERSION_DRIFT`. Takes a mysql2 pool or a URL.
  */
 export const migrate = (
-  target: mysql.Pool | string,
+  target: MigrateTarget,
   options: MigrateOptions = {}
 ): Effect.Effect<MigrationReport, MigrationError> =>
   Effect.scoped(

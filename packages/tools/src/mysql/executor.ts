@@ -5,7 +5,7 @@ import {
   type MysqlConnection,
   MysqlError
 } from "@aiops-harness/mysql"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Redacted } from "effect"
 import mysql from "mysql2/promise"
 import { MysqlExecutionError, type MysqlExecutionErrorCode } from "./errors.js"
 import { checkGrants } from "./grants.js"
@@ -14,8 +14,8 @@ import { isIssuedMysqlQueryPlan, type MysqlQueryPlan } from "./validator.js"
 
 /** Configuration of the read-only executor (connection and limits). */
 export interface MysqlReadOnlyExecutorConfig {
-  /** mysql://user:password@host:port — production should use a SELECT-only user. */
-  readonly url: string
+  /** mysql://user:password@host:port (plain or `Redacted`) — production should use a SELECT-only user. */
+  readonly url: string | Redacted.Redacted<string>
   readonly connectTimeoutMs: number
   /** Server-side statement time limit (MariaDB max_statement_time / MySQL MAX_EXECUTION_TIME). */
   readonly statementTimeoutMs: number

@@ -1,13 +1,13 @@
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { make as makeMysqlClient } from "@aiops-harness/mysql"
 import { MysqlExecutionError } from "./errors.js"
 
 /** Options of `ensureMysqlQueryUser`: admin connection and the query user to create. */
 export interface EnsureMysqlQueryUserOptions {
   /** An administrator connection (creates the user and grants SELECT). */
-  readonly adminUrl: string
+  readonly adminUrl: string | Redacted.Redacted<string>
   /** `mysql://user:password@host:port[/db]` the executor will use: its user and password are created. */
-  readonly queryUrl: string
+  readonly queryUrl: string | Redacted.Redacted<string>
   /** Databases the user may read (SELECT only). */
   readonly databases: ReadonlyArray<string>
   /** Account hosts to create, default `%` and `localhost`. */
@@ -15,9 +15,9 @@ export interface EnsureMysqlQueryUserOptions {
   readonly connectTimeoutMs?: number
 }
 
-const userOf = (url: string): { user: string; password: string } | undefined => {
+const userOf = (url: string | Redacted.Redacted<string>): { user: string; password: string } | undefined => {
   try {
-    const u = new URL(url)
+    const u = new URL(Redacted.isRedacted(url) ? Redacted.value(url) : url)
     return { user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }
   } catch {
     return undefined
