@@ -18,7 +18,7 @@ export interface RedisCanonicalStoreConfig {
   readonly ttlMillis: number
   /** Maximum serialized size of one record in UTF-8 bytes. */
   readonly maxRecordBytes: number
-  /** Client-side timeout of one command (ioredis `commandTimeout`). */
+  /** Client-side timeout of one command: the store's own timer, one per command (ioredis `commandTimeout` is not used). */
   readonly commandTimeoutMs: number
   /** Bound on establishing the connection (TCP connect and handshake). */
   readonly connectTimeoutMs: number
