@@ -13,7 +13,7 @@ import {
   type ProgressEvent,
   runDiagnosis
 } from "../src/index.js"
-import { DOCS, knowledgeTool, logsTool, spying, text, toolCall } from "./helpers.js"
+import { DOCS, knowledgeTool, logLines, logsTool, patternIdOf, spying, text, toolCall } from "./helpers.js"
 
 const SUCCESS_EVENTS = [
   "RUN_STARTED",
@@ -200,15 +200,13 @@ describe("runDiagnosis with the offline rule model", () => {
 
 const SECRET_QUESTION = "why is checkout failing from 10.42.3.17? password=hunter2 AKIAIOSFODNN7EXAMPLE"
 const QUESTION_SECRETS = ["10.42.3.17", "hunter2", "AKIAIOSFODNN7EXAMPLE"]
-const PATTERNS = [
-  {
-    pattern_id: "pat-hikari-timeout",
-    level: "ERROR",
-    service: "checkout-service",
-    template: "HikariPool-1 - Connection is not available, request timed out after <NUM>ms",
-    count: 42
-  }
-]
+const PATTERNS = logLines({
+  level: "ERROR",
+  service: "checkout-service",
+  count: 42,
+  message: (i) => `HikariPool-1 - Connection is not available, request timed out after ${30_000 + i * 7}ms`
+})
+const HIKARI_ID = patternIdOf(PATTERNS)
 
 const expectNoQuestionSecret = (what: string, text: string) => {
   for (const secret of QUESTION_SECRETS) expect(text.includes(secret), `${what} leaks ${secret}`).toBe(false)
@@ -255,7 +253,7 @@ describe("runDiagnosis redacts the question and the released content", () => {
           claims: [
             {
               text: "Connections time out for AKIAIOSFODNN7EXAMPLE at 10.42.3.17.",
-              citations: [{ tool_call_id: "call-1", kind: "pattern", ref: "pat-hikari-timeout" }]
+              citations: [{ tool_call_id: "call-1", kind: "pattern", ref: HIKARI_ID }]
             }
           ],
           next_steps: ["rotate password=hunter2"]
@@ -275,7 +273,7 @@ describe("runDiagnosis redacts the question and the released content", () => {
     expect(result.report?.summary).toBe(redactText("checkout from 10.42.3.17 fails (password=hunter2)"))
     // citations are released as checked
     expect(result.report?.claims[0]?.citations).toEqual([
-      { tool_call_id: "call-1", kind: "pattern", ref: "pat-hikari-timeout" }
+      { tool_call_id: "call-1", kind: "pattern", ref: HIKARI_ID }
     ])
     expectNoQuestionSecret("content", result.content)
     expectNoQuestionSecret("report", JSON.stringify(result.report))

@@ -1,5 +1,11 @@
-import type { Projection, ToolDefinition } from "@aiops-harness/core"
-import { projectKnowledge } from "@aiops-harness/projectors"
+import { type ToolDefinition, ToolCallIdSchema } from "@aiops-harness/core"
+import {
+  type LogEntryRaw,
+  type LogPatternObservation,
+  projectKnowledge,
+  projectLogs,
+  QUERY_LOGS_TOOL_NAME
+} from "@aiops-harness/projectors"
 import { Effect, Layer } from "effect"
 import { z } from "zod"
 import { ChatModel, type ChatRequest } from "../src/index.js"
@@ -39,52 +45,69 @@ const LogsRequest = z.object({
   lookback_minutes: z.number().int().min(1).max(1440).optional()
 })
 
-export interface FakePattern {
-  readonly pattern_id: string
-  readonly level: string
-  readonly service: string
-  readonly template: string
-  readonly count: number
-}
+/** The end of every fixture log window (the fixture entries lie just before it). */
+const LOGS_END = "2026-03-14T10:00:00.000Z"
 
-/** A fake `query_logs` tool returning fixed patterns (empty -> NO_EVIDENCE). */
+const logsRaw = (request: z.infer<typeof LogsRequest>, entries: ReadonlyArray<LogEntryRaw>) => ({
+  source_kind: "fixture",
+  scope: {
+    topic: request.topic,
+    query: request.query,
+    service: request.service ?? null,
+    start_time: new Date(Date.parse(LOGS_END) - (request.lookback_minutes ?? 60) * 60_000).toISOString(),
+    end_time: LOGS_END
+  },
+  entries: [...entries],
+  total_matched: entries.length
+})
+
+/** A `query_logs` backend returning fixed raw entries (none -> NO_EVIDENCE) behind the real logs projector. */
 export const logsTool = (
-  patterns: ReadonlyArray<FakePattern>
-): ToolDefinition<z.infer<typeof LogsRequest>, any> => ({
-  name: "query_logs",
+  entries: ReadonlyArray<LogEntryRaw>
+): ToolDefinition<z.infer<typeof LogsRequest>, unknown> => ({
+  name: QUERY_LOGS_TOOL_NAME,
   description: "Query logs by topic, Lucene-like query, service and lookback.",
   readOnly: true,
   requestSchema: LogsRequest,
-  execute: () => Effect.succeed({ patterns }),
-  project: ({ request, raw }) => {
-    const end = "2026-03-14T10:00:00.000Z"
-    const start = new Date(Date.parse(end) - (request.lookback_minutes ?? 60) * 60_000).toISOString()
-    const scope = {
-      topic: request.topic,
-      query: request.query,
-      service: request.service ?? null,
-      start_time: start,
-      end_time: end
-    }
-    return Effect.succeed<Projection>({
-      evidenceStatus: raw.patterns.length > 0 ? "EVIDENCE_FOUND" : "NO_EVIDENCE",
-      observation: {
-        scope,
-        source_kind: "fake",
-        patterns: raw.patterns.map((p: FakePattern) => ({
-          ...p,
-          example: p.template,
-          first_seen: start,
-          last_seen: end
-        })),
-        timeline: []
-      },
-      truncated: false,
-      returnedCount: raw.patterns.length,
-      scope
-    })
-  }
+  execute: (request) => Effect.succeed(logsRaw(request, entries)),
+  project: projectLogs()
 })
+
+/** `count` raw entries of one level and service, one a second before the window end; `message(i)` varies. */
+export const logLines = (options: {
+  readonly level: string
+  readonly service: string
+  readonly count: number
+  readonly message: (i: number) => string
+}): LogEntryRaw[] =>
+  Array.from({ length: options.count }, (_, i) => ({
+    timestamp: new Date(Date.parse(LOGS_END) - (options.count - i) * 1000).toISOString(),
+    level: options.level,
+    service: options.service,
+    message: options.message(i)
+  }))
+
+/** The pattern ids the real logs projector gives `entries`, most frequent first. */
+export const patternIdsOf = (entries: ReadonlyArray<LogEntryRaw>): string[] => {
+  const request = { topic: "application" as const, query: "*" }
+  const projection = Effect.runSync(
+    projectLogs()({
+      request,
+      toolCallId: ToolCallIdSchema.parse("fixture-call"),
+      raw: logsRaw(request, entries),
+      maxBytes: 1 << 20
+    })
+  )
+  const observation = projection.observation as unknown as { patterns: ReadonlyArray<LogPatternObservation> }
+  return observation.patterns.map((p) => p.pattern_id)
+}
+
+/** The one pattern id the real logs projector gives `entries` (fails the test when there are more). */
+export const patternIdOf = (entries: ReadonlyArray<LogEntryRaw>): string => {
+  const ids = patternIdsOf(entries)
+  if (ids.length !== 1) throw new Error(`expected one log pattern, got ${ids.length}`)
+  return ids[0]!
+}
 
 export const usage = (n: number) => ({ promptTokens: n, completionTokens: n, totalTokens: 2 * n })
 

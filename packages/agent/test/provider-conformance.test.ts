@@ -27,7 +27,7 @@ import {
   runDiagnosis,
   SEMANTIC_GUARD_SYSTEM_PROMPT
 } from "../src/index.js"
-import { DOCS, type FakePattern, knowledgeTool, logsTool } from "./helpers.js"
+import { DOCS, knowledgeTool, logLines, logsTool, patternIdOf } from "./helpers.js"
 
 interface Wire {
   readonly status: number
@@ -204,13 +204,13 @@ const toolCall = (
 })
 const callId = (fx: Fixture, n: number) => `${fx.toolCall.idPrefix}${n}`
 
-const PATTERN: FakePattern = {
-  pattern_id: "p-pool",
+const POOL_LINES = logLines({
   level: "ERROR",
   service: "checkout-service",
-  template: "HikariPool-1 - Connection is not available, request timed out after <*>",
-  count: 42
-}
+  count: 42,
+  message: (i) => `HikariPool-1 - Connection is not available, request timed out after ${30_000 + i * 7}ms`
+})
+const POOL_ID = patternIdOf(POOL_LINES)
 const LOGS_ARGS = { topic: "application", query: "level:ERROR", service: "checkout-service" }
 const report = (logsCallId: string) =>
   JSON.stringify({
@@ -218,7 +218,7 @@ const report = (logsCallId: string) =>
     claims: [
       {
         text: "42 ERROR log lines from checkout-service match the HikariPool connection timeout pattern.",
-        citations: [{ tool_call_id: logsCallId, kind: "pattern", ref: "p-pool" }]
+        citations: [{ tool_call_id: logsCallId, kind: "pattern", ref: POOL_ID }]
       }
     ]
   })
@@ -308,7 +308,7 @@ const diagnose = async (options: OpenAICompatibleOptions, maxSteps = 4) => {
   const result: DiagnosisResult = await Effect.runPromise(
     runDiagnosis(
       { sessionId: "s-conformance", question: "why is checkout returning 500s?" },
-      { tools: [knowledgeTool(DOCS), logsTool([PATTERN])], maxSteps }
+      { tools: [knowledgeTool(DOCS), logsTool(POOL_LINES)], maxSteps }
     ).pipe(
       Effect.provide(
         Layer.mergeAll(OpenAICompatibleModel.layer(options), InMemoryCanonicalStore.layer(), audit.layer)
