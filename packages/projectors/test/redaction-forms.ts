@@ -293,5 +293,24 @@ export const FORM_CASES: ReadonlyArray<FormCase> = [
     line: "com.zaxxer.hikari.pool.HikariPool createTimeoutException SQLTransientConnectionException",
     gone: [],
     stay: ["com.zaxxer.hikari.pool.HikariPool", "SQLTransientConnectionException"]
+  },
+  // Found by the seeded properties (fast-check counterexamples), kept as rows.
+  {
+    form: "a key word before a Ruby-hash key (`pwd :password => 'x'`)",
+    line: "pwd :password => 'A0AAAAAAAAAA' ",
+    gone: ["A0AAAAAAAAAA"],
+    stay: ["pwd"]
+  },
+  {
+    form: "a key word as the value of another key (`pwd = password: x`)",
+    line: "pwd = password: A0AAAAAAAAAA",
+    gone: ["A0AAAAAAAAAA"],
+    stay: ["pwd"]
+  },
+  {
+    form: "a vendor token whose random body is all lower case",
+    line: "charge failed sk_live_zymglewlrchgmkez retry",
+    gone: ["sk_live_zymglewlrchgmkez", "zymglewlrchgmkez"],
+    stay: ["charge failed", "retry"]
   }
 ]

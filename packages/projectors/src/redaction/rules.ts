@@ -374,6 +374,18 @@ const isSecretValue = (key: string, cls: KeyClass, sep: string, value: string, s
  */
 export const hasKeyHint = (text: string): boolean => KEY_HINT_RE.test(text)
 
+const KEY_SEP_AT_RE = new RegExp(KEY_SEP_RE.source, "y")
+
+/** Whether `value`, at `from`, is exactly a secret key followed by its own separator. */
+const isNextSecretKey = (text: string, from: number, value: string): boolean => {
+  KEY_SEP_AT_RE.lastIndex = from
+  const m = KEY_SEP_AT_RE.exec(text)
+  // The match covers the whole value: `password` or `password:` with nothing after it.
+  if (m === null || from + m[0].length < from + value.length || !value.startsWith(m[1]!)) return false
+  const cls = keyClass(value)
+  return cls !== null && cls !== "any"
+}
+
 export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string => {
   // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
   if (!hint) return text
@@ -414,6 +426,9 @@ export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string =
         const value = text.slice(from, to)
         const secret =
           to > from &&
+          // `pwd :password => 'X'`: a value that is itself a secret key with its own separator is
+          // the next key, not this one's value (the next match redacts what follows it).
+          !isNextSecretKey(text, from, value) &&
           isSecretValue(key, cls, m[3]!.trim(), value, scheme) &&
           // `Access denied ... (using password: YES)` says whether a password was sent.
           !((value === "YES" || value === "NO") && text.slice(Math.max(0, m.index - 6), m.index) === "using ")
@@ -446,7 +461,7 @@ const MYSQL_P_RE = /(?<=[ \t])-p(?:'[^'\r\n]{0,256}'|"[^"\r\n]{0,256}"|(?![<\s'"
 
 /** `password hunter2 rejected`, `the password was Winter2024!` (a value with a digit or symbol). */
 const PROSE_PASSWORD_RE =
-  /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?=([^\s<`'"]{4,256}))\3/gi
+  /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?![:=])(?=([^\s<`'"]{4,256}))\3/gi
 
 /** `secret to X`, `the api token is X`: a secret key word, a linking word, a token-like value. */
 const PROSE_SECRET_RE =
@@ -771,7 +786,8 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
       continue
     }
     let j = i
-    // Every vendor and generic token shape has a digit or an upper-case letter.
+    // Generic token shapes have a digit or an upper-case letter; vendor rows are also tried on
+    // long unmarked runs (below).
     let flags = 0
     let upper = 0
     while (j < n) {
@@ -807,6 +823,14 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
         )
         if (aws !== value) replacement = aws
       }
+      if (replacement !== null) {
+        out += text.slice(last, i) + replacement
+        last = j
+      }
+    } else if (j - i >= 20) {
+      // A vendor prefix names a token even when its random body came out all lower case
+      // (`sk_live_` + 16 lower-case letters): only the table's prefixed rows are tried.
+      const replacement = vendorTokens(text.slice(i, j))
       if (replacement !== null) {
         out += text.slice(last, i) + replacement
         last = j
