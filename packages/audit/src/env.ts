@@ -26,6 +26,7 @@ export type AuditSettings =
 /** `mysql://` or `mariadb://` naming a database (the audit tables live there). */
 export const MYSQL_URL_OPTIONS = {
   protocols: ["mysql:", "mariadb:"],
+  /** The URL names a database. */
   check: (url: URL) => url.pathname.replace(/^\//, "").length > 0,
   expected: "a mysql: or mariadb: URL naming a database (mysql://user@host:3306/db)"
 } as const
@@ -66,7 +67,9 @@ export const auditConfig: Config.Config<AuditSettings> = Config.all({
   )
 )
 
+/** Options of {@link auditLayer}. */
 export interface AuditLayerOptions {
+  /** Told of breaker transitions, dropped writes and repairs (metrics, logs). */
   readonly observer?: AuditObserver
 }
 

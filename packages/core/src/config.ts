@@ -89,7 +89,9 @@ function stringConfig(name: string, fallback?: string): Config.Config<string | u
   return raw(name).pipe(withFallback(fallback))
 }
 
+/** Bounds of an integer setting ({@link EnvConfig.int}). */
 export interface IntOptions {
+  /** Default `Number.MIN_SAFE_INTEGER`. */
   readonly min?: number
   /** Default `Number.MAX_SAFE_INTEGER`; milliseconds use {@link MAX_TIMER_MS}. */
   readonly max?: number
@@ -117,6 +119,7 @@ const intParser = (options: IntOptions): Parser<number> => {
 
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, "1": true, false: false, "0": false }
 
+/** What a URL setting must be ({@link EnvConfig.url}, {@link EnvConfig.secretUrl}). */
 export interface UrlOptions {
   /** Accepted schemes with their colon (`["redis:", "rediss:"]`). */
   readonly protocols: ReadonlyArray<string>

@@ -1,7 +1,6 @@
 import { Cause, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import {
-  AuditSink,
   type CallerTimelineEvent,
   hasEventType,
   InvalidTimelineEvent,

@@ -1,4 +1,4 @@
-import type { RunTrace, TimelineEntry, ToolInvocationEntry } from "@aiops-harness/audit"
+import type { RunTrace, ToolInvocationEntry } from "@aiops-harness/audit"
 import type { Child } from "hono/jsx"
 import { Page } from "./layout.js"
 import {
