@@ -381,7 +381,7 @@ const isNextSecretKey = (text: string, from: number, value: string): boolean => 
   KEY_SEP_AT_RE.lastIndex = from
   const m = KEY_SEP_AT_RE.exec(text)
   // The match covers the whole value: `password` or `password:` with nothing after it.
-  if (m === null || from + m[0].length < from + value.length || !value.startsWith(m[1]!)) return false
+  if (m === null || m[0].length < value.length || !value.startsWith(m[1]!)) return false
   const cls = keyClass(value)
   return cls !== null && cls !== "any"
 }

@@ -35,6 +35,16 @@ import {
   sourceHasColumn
 } from "./scope.js"
 
+/** A derived table or a CTE reference: a source named `name` with the columns its body returns. */
+const pushDerived = (scope: Scope, name: string, body: SetOutput) =>
+  pushSource(scope, {
+    kind: "derived",
+    key: lower(name),
+    columns: body.columns,
+    fromTable: body.fromTable,
+    qualifier: { db: null, table: name }
+  })
+
 export const SELECT_KEYS: ReadonlySet<string> = new Set([
   "with",
   "type",
@@ -334,14 +344,7 @@ export const addFromItem = (
     const body = field(item.expr, "ast")
     if (!body) return reject("UNSUPPORTED_SYNTAX", "unsupported derived table")
     if (!alias) return reject("UNSUPPORTED_SYNTAX", "derived tables need an alias")
-    const out = validateSetExpr(body, ctx, outer, ctes)
-    pushSource(scope, {
-      kind: "derived",
-      key: lower(alias),
-      columns: out.columns,
-      fromTable: out.fromTable,
-      qualifier: { db: null, table: alias }
-    })
+    pushDerived(scope, alias, validateSetExpr(body, ctx, outer, ctes))
     return item
   }
   const tableName = identValue(item.table)
@@ -353,14 +356,7 @@ export const addFromItem = (
     if (cte) {
       // Render the CTE's exact spelling so a case-sensitive server cannot bind a real table instead.
       setField(ctx.rewrites, item, "table", cte.name)
-      const name = alias ?? cte.name
-      pushSource(scope, {
-        kind: "derived",
-        key: lower(name),
-        columns: cte.columns,
-        fromTable: cte.fromTable,
-        qualifier: { db: null, table: name }
-      })
+      pushDerived(scope, alias ?? cte.name, cte)
       return item
     }
   }
