@@ -56,8 +56,9 @@ async function roundTrips(keyPrefix) {
     connectTimeoutMs: 3_000
   }
   const raw = new Redis(url, { maxRetriesPerRequest: 1 })
-  const cycles = 200
-  const rounds = 15
+  // Enough passes that one run's median is steady on a noisy 2-core machine (about 10 s).
+  const cycles = 300
+  const rounds = 31
   let pass = 0
   /** `cycles` fresh records (PROJECTING, READY, both JSON texts and the raw key) per pass. */
   const prebuilt = () => {

@@ -81,7 +81,7 @@ describe("Redis store command handling (fake connection, no server)", () => {
     }
   })
 
-  it("a command that never settles is StoreError TIMEOUT (the store's one timer per command)", async () => {
+  it("a command that never settles is StoreError TIMEOUT at its deadline", async () => {
     const never = () => new Promise<never>(() => {})
     const store = makeRedisCanonicalStoreWith(fake({ get: never, setPxNx: never, evalsha: never }), config)
     const record = projectingRecord()

@@ -36,7 +36,7 @@ const connectionName = (keyPrefix: string): string =>
 /**
  * Options that make every failure surface as a command error within a bounded time: no
  * offline queue, no per-request retries, a connect timeout. Commands are bounded by the store
- * (one timer per command, store.ts), not by ioredis' `commandTimeout` as well: two timers per
+ * (one timer for all pending commands, deadlines.ts), not by ioredis' `commandTimeout`: a timer per
  * command cost measurable time on every round trip. Reconnection never
  * gives up (a Redis restart of any length heals by itself) and its delay is capped, so
  * nothing piles up meanwhile: commands fail at once while the connection is down.

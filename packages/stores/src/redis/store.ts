@@ -14,12 +14,14 @@ import {
   utf8Bytes
 } from "@aiops-harness/core"
 import { Effect, Layer, Option, type Scope } from "effect"
-import { closeBounded, connectBounded, createConnection, type RedisConnection, storeError } from "./client.js"
+import { closeBounded, connectBounded, createConnection, type RedisConnection } from "./client.js"
 import {
   DEFAULT_COMPRESS_ABOVE_BYTES,
   type RedisCanonicalStoreConfig,
   validateRedisCanonicalStoreConfig
 } from "./config.js"
+import { type Command, startCommand } from "./command.js"
+import { Deadlines } from "./deadlines.js"
 import { decodeStored, encodeStored } from "./encoding.js"
 import { TRANSITION_LUA, TRANSITION_SHA1, TransitionReply } from "./transition-script.js"
 
@@ -28,38 +30,22 @@ type Operation = StoreError["operation"]
 const corrupt = (operation: Operation, cause?: unknown) =>
   new StoreError({ operation, reason: "CORRUPT_RECORD", ...(cause === undefined ? {} : { cause }) })
 
-const decodeRecord = (
-  stored: Buffer,
-  operation: Operation
-): Effect.Effect<CanonicalInvocation, StoreError> => {
+/** The record of a stored value, or the `StoreError` that says it is corrupt. */
+const decodeRecord = (stored: Buffer, operation: Operation): CanonicalInvocation | StoreError => {
   const json = decodeStored(stored)
-  if (json === null) return Effect.fail(corrupt(operation))
+  if (json === null) return corrupt(operation)
   let value: unknown
   try {
     value = JSON.parse(json)
   } catch (cause) {
-    return Effect.fail(corrupt(operation, cause))
+    return corrupt(operation, cause)
   }
-  const record = parseCanonicalInvocation(value)
-  return record === undefined ? Effect.fail(corrupt(operation)) : Effect.succeed(record)
-}
-
-const isNoScript = (cause: unknown): boolean => cause instanceof Error && cause.message.startsWith("NOSCRIPT")
-
-/** What a command sends, and what its reply becomes. */
-interface Command<A, B, E> {
-  readonly operation: Operation
-  readonly send: () => Promise<A>
-  /** Sent instead when `send` fails with `NOSCRIPT` (EVALSHA of a script the server lost). */
-  readonly onNoScript?: () => Promise<A>
-  readonly reply: (value: A) => Effect.Effect<B, E>
+  return parseCanonicalInvocation(value) ?? corrupt(operation)
 }
 
 /**
  * The store's operations over an already connected `RedisConnection`. Each operation is one
- * Effect around one Redis command, bounded by one timer of `commandTimeoutMs` (ioredis' own
- * command timeout is off, see client.ts): a racing fiber or promise per command cost about a
- * third of a local round trip.
+ * Effect around one Redis command (see command.ts), bounded by `commandTimeoutMs`.
  */
 export const makeRedisCanonicalStoreWith = (
   connection: RedisConnection,
@@ -67,43 +53,9 @@ export const makeRedisCanonicalStoreWith = (
 ): CanonicalInvocationStoreShape => {
   const { keyPrefix, ttlMillis, maxRecordBytes, commandTimeoutMs } = config
   const compressAboveBytes = config.compressAboveBytes ?? DEFAULT_COMPRESS_ABOVE_BYTES
-
-  const run = <A, B, E>(command: Command<A, B, E>): Effect.Effect<B, E | StoreError> =>
-    Effect.callback<B, E | StoreError>((resume) => {
-      let settled = false
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const settle = (effect: Effect.Effect<B, E | StoreError>) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        resume(effect)
-      }
-      // One timer per command sent: an EVAL after NOSCRIPT gets its own full bound.
-      const arm = () => {
-        clearTimeout(timer)
-        timer = setTimeout(
-          () => settle(Effect.fail(new StoreError({ operation: command.operation, reason: "TIMEOUT" }))),
-          commandTimeoutMs
-        )
-        timer.unref?.()
-      }
-      const ok = (value: A) => settle(command.reply(value))
-      const failed = (cause: unknown) => settle(Effect.fail(storeError(command.operation, cause)))
-      const sendWith = (send: () => Promise<A>, onError: (cause: unknown) => void) => {
-        arm()
-        try {
-          send().then(ok, onError)
-        } catch (cause) {
-          onError(cause)
-        }
-      }
-      const { onNoScript } = command
-      sendWith(command.send, (cause) =>
-        onNoScript !== undefined && isNoScript(cause) && !settled
-          ? sendWith(onNoScript, failed)
-          : failed(cause)
-      )
-    })
+  const deadlines = new Deadlines(commandTimeoutMs)
+  /** Records of at most this many UTF-8 bytes are neither too large nor compressed. */
+  const smallRecordBytes = Math.min(maxRecordBytes, compressAboveBytes)
 
   /**
    * The stored value of a record, its UTF-8 size counted once. A remembered raw text is written
@@ -112,6 +64,9 @@ export const makeRedisCanonicalStoreWith = (
    */
   const encode = (record: CanonicalInvocation): string | Buffer | RecordTooLarge => {
     const { head, rawText } = invocationJsonParts(record)
+    // A text of n UTF-16 units is at most 3n UTF-8 bytes: a small record under both limits
+    // need not be counted (most records are; counting is a pass over the text).
+    if (rawText === undefined && head.length * 3 <= smallRecordBytes) return head
     const headBytes = utf8Bytes(head)
     const bytes = rawText === undefined ? headBytes : headBytes + utf8Bytes(rawText) + 1
     // The limit applies to the JSON text (what the record is), compressed or not.
@@ -126,21 +81,27 @@ export const makeRedisCanonicalStoreWith = (
     return encodeStored(json, { status: record.status, compressAboveBytes, bytes })
   }
 
-  /** `write(key, value)` with the record's key and stored value; over the size limit, `RecordTooLarge`. */
+  /**
+   * One Effect that encodes `record` and sends the command `write` makes of its key and stored
+   * value; over the size limit, `RecordTooLarge` and nothing sent. (Encoding inside the callback
+   * saves the extra suspended Effect per write.)
+   */
   const written = <E>(
     record: CanonicalInvocation,
-    write: (key: string, value: string | Buffer) => Effect.Effect<void, E>
-  ): Effect.Effect<void, E | RecordTooLarge> =>
-    Effect.suspend((): Effect.Effect<void, E | RecordTooLarge> => {
+    write: (key: string, value: string | Buffer) => Command<unknown, void, E>
+  ): Effect.Effect<void, E | RecordTooLarge | StoreError> =>
+    Effect.callback((resume) => {
       const key = canonicalInvocationKey(keyPrefix, record.runId, record.toolCallId)
       const value = encode(record)
-      return value instanceof RecordTooLarge ? Effect.fail(value) : write(key, value)
+      if (value instanceof RecordTooLarge) resume(Effect.fail(value))
+      else startCommand(deadlines, write(key, value), resume)
     })
 
   const transitionReply =
     (next: TerminalInvocation) =>
     (reply: unknown): Effect.Effect<void, InvocationNotFound | IllegalTransition | StoreError> => {
-      const [code, from] = Array.isArray(reply) ? reply : []
+      const code: unknown = Array.isArray(reply) ? reply[0] : undefined
+      const from: unknown = Array.isArray(reply) ? reply[1] : undefined
       switch (code) {
         case TransitionReply.WRITTEN:
           return Effect.void
@@ -172,40 +133,39 @@ export const makeRedisCanonicalStoreWith = (
 
   return {
     create: (record) =>
-      written(record, (key, value) =>
-        run({
-          operation: "create",
-          send: () => connection.setPxNx(key, value, ttlMillis),
-          reply: (reply) =>
-            reply === null
-              ? Effect.fail(
-                  new InvocationAlreadyExists({ runId: record.runId, toolCallId: record.toolCallId })
-                )
-              : Effect.void
-        })
-      ),
+      written(record, (key, value) => ({
+        operation: "create",
+        send: () => connection.setPxNx(key, value, ttlMillis),
+        reply: (reply) =>
+          reply === null
+            ? Effect.fail(new InvocationAlreadyExists({ runId: record.runId, toolCallId: record.toolCallId }))
+            : Effect.void
+      })),
 
     transition: (next) =>
-      written(next, (key, value) =>
-        run({
-          operation: "transition",
-          send: () => connection.evalsha(TRANSITION_SHA1, key, value),
-          onNoScript: () => connection.eval(TRANSITION_LUA, key, value),
-          reply: transitionReply(next)
-        })
-      ),
+      written(next, (key, value) => ({
+        operation: "transition",
+        send: () => connection.evalsha(TRANSITION_SHA1, key, value),
+        onNoScript: () => connection.eval(TRANSITION_LUA, key, value),
+        reply: transitionReply(next)
+      })),
 
     get: (runId, toolCallId) =>
-      Effect.suspend(() => {
+      Effect.callback((resume) => {
         const key = canonicalInvocationKey(keyPrefix, runId, toolCallId)
-        return run({
-          operation: "get",
-          send: () => connection.get(key),
-          reply: (stored) =>
-            stored === null
-              ? Effect.succeed(Option.none())
-              : Effect.map(decodeRecord(stored, "get"), Option.some)
-        })
+        startCommand(
+          deadlines,
+          {
+            operation: "get",
+            send: () => connection.get(key),
+            reply: (stored: Buffer | null) => {
+              if (stored === null) return Effect.succeed(Option.none())
+              const record = decodeRecord(stored, "get")
+              return record instanceof StoreError ? Effect.fail(record) : Effect.succeed(Option.some(record))
+            }
+          },
+          resume
+        )
       })
   }
 }

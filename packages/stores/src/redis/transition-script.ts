@@ -14,19 +14,21 @@ export const PROJECTING_SUFFIX = ',"status":"PROJECTING","evidenceStatus":null}'
  * encoding.ts) is a terminal record whose status is in its header: never decompressed here.
  *
  * A value ending with {@link PROJECTING_SUFFIX} is taken as PROJECTING without decoding its JSON
- * (most of the script's cost); any other value is decoded as before.
+ * (most of the script's cost): `GETRANGE` reads just that ending, so the common case copies no
+ * record into Lua at all. Anything else (absent, compressed, terminal, corrupt) is read whole and
+ * decoded as before.
  *
  * Replies: `{0}` written, `{1}` not found, `{2, status}` illegal transition from `status`,
  * `{3}` the stored value is not a canonical invocation (corrupt).
  */
 export const TRANSITION_LUA = `
-local current = redis.call('GET', KEYS[1])
-if not current then return {1} end
 local suffix = '${PROJECTING_SUFFIX}'
-if string.sub(current, -string.len(suffix)) == suffix then
+if redis.call('GETRANGE', KEYS[1], -${PROJECTING_SUFFIX.length}, -1) == suffix then
   redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
   return {0}
 end
+local current = redis.call('GET', KEYS[1])
+if not current then return {1} end
 if string.sub(current, 1, 4) == '\\0Z1:' then
   local status = string.match(current, '^....(%u+)\\n')
   if status == 'READY' or status == 'ERROR' then return {2, status} end
