@@ -128,6 +128,42 @@ describe("normalizeLogMessage", () => {
     expect(normalizeLogMessage("stack @0x7fed806eb5d @0x7fef9fb9b6d @0xff83e97c")).toBe("stack <*>")
   })
 
+  it("a key=value token whose value is partly variable is key=<*>; one without digits, or with a second key, keeps its words", () => {
+    expect(normalizeLogMessage("client=worker-40.eu-west-1.compute.internal[10.10.147.15]")).toBe(
+      "client=<*>"
+    )
+    expect(normalizeLogMessage("relay=mx-38.example.com[10.177.199.126]:25, delay=0.01,")).toBe(
+      "relay=<*>, delay=<*>,"
+    )
+    expect(normalizeLogMessage("message-id=<ce601ea6.48936d@node-8.svc.cluster.local>")).toBe(
+      "message-id=<*>"
+    )
+    expect(normalizeLogMessage("status=sent relay=mx.example.com")).toBe("status=sent relay=mx.example.com")
+    expect(normalizeLogMessage("type=ContainerStarted,id=42")).toBe("type=ContainerStarted,id=<*>")
+    // `key:value` is left alone: too many non-key tokens look like it (times, file names).
+    expect(normalizeLogMessage("AuthFail:sts:5_rsn:0.xml")).not.toBe("AuthFail:<*>")
+  })
+
+  it("keeps apart short lines that differ only in a keyed or plain word after a variable", () => {
+    const lines: string[] = []
+    for (let i = 0; i < 30; i++) {
+      const id = (0xa1b2c3d4e5 + i * 7919).toString(16).toUpperCase()
+      lines.push(
+        [
+          `${id}: removed`,
+          `${id}: client=web-${i}.example.com[10.0.0.${i}]`,
+          `${id}: message-id=<${i}a@h-${i}.io>`
+        ][i % 3]!
+      )
+    }
+    const grouping = groupLogPatterns(lines)
+    expect(grouping.patterns.map((p) => p.template).sort()).toEqual([
+      "<*>: client=<*>",
+      "<*>: message-id=<*>",
+      "<*>: removed"
+    ])
+  })
+
   it("drops a parenthesised lone quantity as an optional annotation", () => {
     expect(normalizeLogMessage("1190 bytes (1.16 KB) sent")).toBe(normalizeLogMessage("0 bytes sent"))
   })

@@ -76,6 +76,22 @@ const LEAD_CHARS = "([{\"'"
 const TRAIL_CHARS = ")]}\"',;:."
 
 /**
+ * `key=` then one value that holds a `<*>` (no second `=`: `type=Started,id=<*>`
+ * keeps its words), then a trailing `,` or `;`.
+ */
+const KEYED_WILD_RE = /^([A-Za-z][A-Za-z0-9_.-]*=)(?=[^=]*<\*>)([^=]*?)([,;]*)$/
+
+/**
+ * A `key=value` token whose value is partly variable is `key=<*>`: the constant bits left in a
+ * masked value (`client=worker-<*>.eu-west-<*>.compute.internal[<*>]`) are pieces of one variable
+ * (a host, an address, a message id), not template words.
+ */
+function keyedWildcard(masked: string): string {
+  const m = KEYED_WILD_RE.exec(masked)
+  return m === null ? masked : `${m[1]}${WILDCARD}${m[3]}`
+}
+
+/**
  * Mask one whitespace-free token in a single pass: alphanumeric runs that look numeric become `<*>`
  * (a minus sign in front of them after a non-word character goes too, as in `blk_-42`), a `<*>`
  * that follows another `<*>` across at most three punctuation characters merges into it, and a
@@ -135,7 +151,7 @@ export function maskToken(token: string): string {
     }
     i = j
   }
-  if (hasWord) return out
+  if (hasWord) return keyedWildcard(out)
   let lead = ""
   for (let k = 0; k < n && LEAD_CHARS.includes(token[k]!); k++) lead += token[k]
   let t = n
