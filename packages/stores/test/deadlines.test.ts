@@ -89,15 +89,4 @@ describe("Deadlines (one timer for every pending command)", () => {
     expect(next.expired).toBe(1)
     expect(vi.getTimerCount()).toBe(0)
   })
-
-  it("close stops the timer; nothing pending expires afterwards", () => {
-    const deadlines = new Deadlines(100)
-    const items = [new Item(), new Item()]
-    for (const item of items) deadlines.add(item)
-    deadlines.close()
-    expect(deadlines.size).toBe(0)
-    vi.advanceTimersByTime(1_000)
-    expect(items.map((i) => i.expired)).toEqual([0, 0])
-    expect(vi.getTimerCount()).toBe(0)
-  })
 })

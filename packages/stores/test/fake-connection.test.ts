@@ -128,6 +128,27 @@ describe("Redis store command handling (fake connection, no server)", () => {
     expect(e).toMatchObject({ operation: "create", reason: "UNAVAILABLE" })
   })
 
+  it("a reply the store cannot map (a thrown bug) is a defect of that call, at once, not a hang", async () => {
+    const store = makeRedisCanonicalStoreWith(
+      fake({
+        get: async () =>
+          ({
+            // A Buffer whose reading throws: stands for a bug in the reply mapping.
+            get length(): number {
+              throw new Error("boom")
+            }
+          }) as unknown as Buffer
+      }),
+      { ...config, commandTimeoutMs: 10_000 }
+    )
+    const r = projectingRecord()
+    const started = Date.now()
+    const exit = await Effect.runPromiseExit(store.get(r.runId, r.toolCallId))
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(exit._tag).toBe("Failure")
+    expect(JSON.stringify(exit)).toContain("Die")
+  })
+
   it("SET NX answering nil is InvocationAlreadyExists with the ids", async () => {
     const store = makeRedisCanonicalStoreWith(fake({ setPxNx: async () => null }), config)
     const r = projectingRecord()

@@ -50,7 +50,15 @@ class PendingCommand<A, B, E> extends Expiring {
   }
 
   private readonly ok = (value: A): void => {
-    if (!this.settled) this.settle(this.command.reply(value))
+    if (this.settled) return
+    let outcome: Effect.Effect<B, E | StoreError>
+    try {
+      outcome = this.command.reply(value)
+    } catch (defect) {
+      // A bug in a reply mapping is a defect of this call, not an unhandled rejection and a hang.
+      outcome = Effect.die(defect)
+    }
+    this.settle(outcome)
   }
 
   private readonly failed = (cause: unknown): void => {

@@ -59,13 +59,6 @@ export class Deadlines {
     return this.count
   }
 
-  /** Stops the timer; items still pending never expire. */
-  close(): void {
-    clearTimeout(this.timer)
-    this.timer = undefined
-    while (this.head !== undefined) this.delete(this.head)
-  }
-
   private arm(deadline: number): void {
     clearTimeout(this.timer)
     this.timer = setTimeout(this.sweep, Math.max(1, deadline - this.now()))
