@@ -75,20 +75,33 @@ function isAlnum(c: number): boolean {
 const LEAD_CHARS = "([{\"'"
 const TRAIL_CHARS = ")]}\"',;:."
 
-/**
- * `key=` then one value that holds a `<*>` (no second `=`: `type=Started,id=<*>`
- * keeps its words), then a trailing `,` or `;`.
- */
-const KEYED_WILD_RE = /^([A-Za-z][A-Za-z0-9_.-]*=)(?=[^=]*<\*>)([^=]*?)([,;]*)$/
+/** `[A-Za-z][A-Za-z0-9_.-]*`: a key before `=`. */
+function isKey(text: string, end: number): boolean {
+  if (end < 1) return false
+  const first = text.charCodeAt(0) | 0x20
+  if (first < 97 || first > 122) return false
+  for (let i = 1; i < end; i++) {
+    const c = text.charCodeAt(i)
+    if (!isAlnum(c) && c !== 95 /* _ */ && c !== 46 /* . */ && c !== 45 /* - */) return false
+  }
+  return true
+}
 
 /**
- * A `key=value` token whose value is partly variable is `key=<*>`: the constant bits left in a
- * masked value (`client=worker-<*>.eu-west-<*>.compute.internal[<*>]`) are pieces of one variable
- * (a host, an address, a message id), not template words.
+ * A `key=value` token whose value is partly variable is `key=<*>` (keeping a trailing `,` or `;`):
+ * the constant bits left in a masked value (`client=worker-<*>.eu-west-<*>.compute.internal[<*>]`)
+ * are pieces of one variable (a host, an address, a message id), not template words. A token with
+ * a second `=` (`type=Started,id=<*>`) keeps its words. Linear scans, no regex: tokens come from
+ * the logs being read.
  */
 function keyedWildcard(masked: string): string {
-  const m = KEYED_WILD_RE.exec(masked)
-  return m === null ? masked : `${m[1]}${WILDCARD}${m[3]}`
+  const eq = masked.indexOf("=")
+  if (!isKey(masked, eq) || masked.indexOf("=", eq + 1) >= 0) return masked
+  if (masked.indexOf(WILDCARD, eq + 1) < 0) return masked
+  let end = masked.length
+  while (end > eq + 1 && (masked.charCodeAt(end - 1) === 44 /* , */ || masked.charCodeAt(end - 1) === 59))
+    end--
+  return `${masked.slice(0, eq + 1)}${WILDCARD}${masked.slice(end)}`
 }
 
 /**
