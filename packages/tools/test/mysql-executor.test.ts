@@ -543,7 +543,7 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
   it("opens its circuit breaker after failed connections: CIRCUIT_OPEN at once, no connection tried", async () => {
     const bad = new URL(roUrl)
     bad.port = "1"
-    const codes = await withExecutor(
+    const { codes, before, after } = await withExecutor(
       {
         ...baseConfig(),
         url: bad.toString(),
@@ -551,11 +551,19 @@ describeMysql("MysqlReadOnlyExecutor (integration)", () => {
         breaker: { failureThreshold: 2, resetAfterMs: 60_000 }
       },
       (x) =>
-        Effect.forEach([1, 2, 3], () =>
-          Effect.flip(x.execute(planOf("SELECT id FROM orders"))).pipe(Effect.map((e) => e.code))
-        )
+        Effect.gen(function* () {
+          const breaker = x.breaker!
+          const before = yield* breaker.snapshot
+          const codes = yield* Effect.forEach([1, 2, 3], () =>
+            Effect.flip(x.execute(planOf("SELECT id FROM orders"))).pipe(Effect.map((e) => e.code))
+          )
+          return { codes, before, after: yield* breaker.snapshot }
+        })
     )
     expect(codes).toEqual(["CONNECTION_FAILED", "CONNECTION_FAILED", "CIRCUIT_OPEN"])
+    // The executor's breaker view (read by the app's /metrics).
+    expect(before).toMatchObject({ name: "query-mysql", state: "CLOSED", opened: 0, rejected: 0 })
+    expect(after).toMatchObject({ name: "query-mysql", state: "OPEN", opened: 1, rejected: 1 })
   })
 
   it("a server error does not open the breaker", async () => {

@@ -2,6 +2,7 @@ import { jsonBytes, utf8Bytes } from "@aiops-harness/core"
 import {
   classifyDriverError,
   make as makeMysqlClient,
+  type MysqlBreakerView,
   type MysqlConnection,
   MysqlError
 } from "@aiops-harness/mysql"
@@ -85,6 +86,12 @@ export interface MysqlQueryResult {
 export interface MysqlReadOnlyExecutorShape {
   /** Runs one validated query plan read-only. */
   readonly execute: (plan: MysqlQueryPlan) => Effect.Effect<MysqlQueryResult, MysqlExecutionError>
+  /**
+   * The circuit breaker of the executor's connections (named `query-mysql`), read-only: its
+   * state and counters, e.g. for metrics. `makeMysqlReadOnlyExecutor` always sets it;
+   * an executor without a breaker (a test double) leaves it out.
+   */
+  readonly breaker?: MysqlBreakerView
 }
 
 /**
@@ -416,5 +423,5 @@ export const makeMysqlReadOnlyExecutor = Effect.fnUntraced(function* (config: My
       return { columns, rows: out, rowCount: out.length, truncated }
     })
 
-  return MysqlReadOnlyExecutor.of({ execute })
+  return MysqlReadOnlyExecutor.of({ execute, breaker: client.breaker })
 })

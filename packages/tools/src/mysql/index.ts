@@ -32,6 +32,8 @@ export {
 } from "./validator.js"
 export { checkGrants } from "./grants.js"
 export { type EnsureMysqlQueryUserOptions, ensureMysqlQueryUser } from "./query-user.js"
+/** Re-exported from `@aiops-harness/mysql`: the type of {@link MysqlReadOnlyExecutorShape.breaker}. */
+export type { MysqlBreakerView } from "@aiops-harness/mysql"
 export {
   DEFAULT_MAX_RESULT_BYTES,
   makeMysqlReadOnlyExecutor,
