@@ -6,6 +6,7 @@ import {
   type RunId,
   type ToolCallId
 } from "@aiops-harness/core"
+import type { MysqlBreakerView } from "@aiops-harness/tools"
 import { Context, Effect, Layer, Logger, Option, References } from "effect"
 import type { Hono } from "hono"
 import { Counter, Gauge, Histogram, Registry } from "prom-client"
@@ -28,11 +29,23 @@ export interface AppMetricsShape {
   readonly auditPendingRepairs: Gauge
   readonly auditBreakerState: Gauge<"state">
   readonly auditBreakerOpened: Gauge
+  readonly queryMysqlBreakerState: Gauge<"state">
+  readonly queryMysqlBreakerOpened: Gauge
 }
 
 export class AppMetrics extends Context.Service<AppMetrics, AppMetricsShape>()(
   "@aiops-harness/diagnosis-harness/AppMetrics"
 ) {}
+
+/**
+ * The `query_mysql` executor's circuit breaker (`query-mysql`), read-only. Provided only when
+ * the app runs `query_mysql` against MySQL (`MYSQL_URL` and `MYSQL_QUERY_URL`).
+ */
+export class QueryMysqlBreaker extends Context.Service<QueryMysqlBreaker, MysqlBreakerView>()(
+  "@aiops-harness/diagnosis-harness/QueryMysqlBreaker"
+) {}
+
+const QUERY_MYSQL_BREAKER_STATE = "aiops_query_mysql_breaker_state"
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
@@ -98,6 +111,19 @@ export const makeAppMetrics = (): AppMetricsShape => {
       name: "aiops_audit_breaker_opened",
       help: "Times the audit circuit breaker opened since start.",
       registers
+    }),
+    // Not registered here: the first scrape that finds the `query_mysql` breaker registers them
+    // (an app without `query_mysql` has no such breaker, and an unset gauge would still print 0).
+    queryMysqlBreakerState: new Gauge({
+      name: QUERY_MYSQL_BREAKER_STATE,
+      help: "query_mysql circuit breaker: 1 for the current state.",
+      labelNames: ["state"],
+      registers: []
+    }),
+    queryMysqlBreakerOpened: new Gauge({
+      name: "aiops_query_mysql_breaker_opened",
+      help: "Times the query_mysql circuit breaker opened since start.",
+      registers: []
     })
   }
 }
@@ -274,19 +300,32 @@ export const readiness = (config: AppConfig, timeoutMs = 1500) =>
 
 const BREAKER_STATES = ["CLOSED", "OPEN", "HALF_OPEN"] as const
 
-/** Sets the gauges read from the audit's health (at scrape time). */
+/** Sets the gauges read from the audit's health and the `query_mysql` breaker (at scrape time). */
 const refreshGauges = Effect.gen(function* () {
   const metrics = yield* AppMetrics
   const health = yield* Effect.serviceOption(AuditHealth)
-  if (Option.isNone(health)) return
-  const status = yield* health.value.status
-  metrics.auditQueueDepth.set(status.queueDepth)
-  metrics.auditDroppedWrites.set(status.droppedWrites)
-  metrics.auditPendingRepairs.set(status.pendingRepairs)
-  for (const state of BREAKER_STATES) {
-    metrics.auditBreakerState.set({ state }, status.breaker?.state === state ? 1 : 0)
+  if (Option.isSome(health)) {
+    const status = yield* health.value.status
+    metrics.auditQueueDepth.set(status.queueDepth)
+    metrics.auditDroppedWrites.set(status.droppedWrites)
+    metrics.auditPendingRepairs.set(status.pendingRepairs)
+    for (const state of BREAKER_STATES) {
+      metrics.auditBreakerState.set({ state }, status.breaker?.state === state ? 1 : 0)
+    }
+    metrics.auditBreakerOpened.set(status.breaker?.opened ?? 0)
   }
-  metrics.auditBreakerOpened.set(status.breaker?.opened ?? 0)
+  const queryBreaker = yield* Effect.serviceOption(QueryMysqlBreaker)
+  if (Option.isSome(queryBreaker)) {
+    const snapshot = yield* queryBreaker.value.snapshot
+    if (metrics.registry.getSingleMetric(QUERY_MYSQL_BREAKER_STATE) === undefined) {
+      metrics.registry.registerMetric(metrics.queryMysqlBreakerState)
+      metrics.registry.registerMetric(metrics.queryMysqlBreakerOpened)
+    }
+    for (const state of BREAKER_STATES) {
+      metrics.queryMysqlBreakerState.set({ state }, snapshot.state === state ? 1 : 0)
+    }
+    metrics.queryMysqlBreakerOpened.set(snapshot.opened)
+  }
 })
 
 /**

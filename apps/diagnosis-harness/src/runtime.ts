@@ -16,6 +16,7 @@ import {
   type MysqlExecutionError,
   lookupKnowledgeTool,
   makeMysqlReadOnlyExecutor,
+  type MysqlBreakerView,
   parseMysqlAllowlist,
   queryLogsTool,
   queryMysqlTool
@@ -37,7 +38,8 @@ import {
   auditObserver,
   instrumentedStoreLayer,
   jsonLoggerLayer,
-  makeAppMetrics
+  makeAppMetrics,
+  QueryMysqlBreaker
 } from "./ops.js"
 import { type BackendFailure, backendAddress, describeBackendFailure } from "./startup-errors.js"
 import { telemetryLayer } from "./telemetry.js"
@@ -246,9 +248,9 @@ const externalMcpTools = (path: string) =>
     )
   )
 
+/** The tools, and with `query_mysql` on MySQL its executor's breaker (`QueryMysqlBreaker`, for /metrics). */
 const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError> =>
-  Layer.effect(
-    DiagnosisTools,
+  Layer.effectContext(
     Effect.gen(function* () {
       const search = yield* EmbeddedKnowledgeSearch.fromDirectory(runbooksDir).pipe(
         Effect.mapError((e) => new StartupError({ stage: "knowledge", reason: e.reason, cause: e }))
@@ -258,6 +260,7 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
         lookupKnowledgeTool({ search }),
         queryLogsTool({ backend: logs, sourceLimit: 500 })
       ]
+      let queryBreaker: MysqlBreakerView | undefined
       if (config.mysqlUrl !== null && config.mysqlQueryUrl !== null) {
         const database = mysqlDatabaseOf(config.mysqlUrl)
         yield* migrate(config.mysqlUrl, { migrations: [demoSchemaMigration()] }).pipe(
@@ -278,9 +281,16 @@ const toolsLayer = (config: AppConfig): Layer.Layer<DiagnosisTools, StartupError
           databases: { [DEMO_DATASOURCE]: database }
         }).pipe(Effect.catch(unsafeQueryUser(config.mysqlQueryUrl)))
         tools.push(queryMysqlTool({ allowlist, executor, defaultDatasource: DEMO_DATASOURCE, maxRows: 50 }))
+        queryBreaker = executor.breaker
       }
       if (config.mcpServersConfig !== null) tools.push(...(yield* externalMcpTools(config.mcpServersConfig)))
-      return { tools, scenario: config.scenario, maxSteps: config.maxSteps }
+      let services: Context.Context<DiagnosisTools> = Context.make(DiagnosisTools, {
+        tools,
+        scenario: config.scenario,
+        maxSteps: config.maxSteps
+      })
+      if (queryBreaker) services = Context.add(services, QueryMysqlBreaker, queryBreaker)
+      return services
     })
   )
 

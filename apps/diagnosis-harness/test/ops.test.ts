@@ -41,6 +41,8 @@ describe("/readyz and /metrics (embedded backends)", () => {
     expect(counted).toBe(calls)
     expect(text).toContain(`aiops_model_tokens_total{kind="total"} ${result.summary.totalTokens}`)
     expect(text).toMatch(/aiops_canonical_store_seconds_count\{operation="create",outcome="ok"\} [1-9]/)
+    // No query_mysql (no MySQL), so no query_mysql breaker and none of its gauges.
+    expect(text).not.toContain("aiops_query_mysql_breaker")
   })
 
   it("LOG_LEVEL must be a known level", () => {
