@@ -231,6 +231,12 @@ export interface Readiness {
   readonly ready: boolean
   readonly canonical_store: BackendReadiness
   readonly audit: BackendReadiness & { readonly breaker: string | null }
+  /**
+   * With `query_mysql` on MySQL: its executor's breaker, shown but never failing readiness (the
+   * business database may be the very outage being diagnosed; pulling every replica out of the
+   * load balancer then would stop the diagnosis, while the other tools still answer).
+   */
+  readonly query_mysql?: { readonly breaker: string; readonly opened: number }
 }
 
 /** A key that is never written: a read of it is a round trip to the store and nothing else. */
@@ -295,7 +301,11 @@ export const readiness = (config: AppConfig, timeoutMs = 1500) =>
         concurrency: 2
       }
     )
-    return { ready: store.ready && audit.ready, canonical_store: store, audit } satisfies Readiness
+    const queryBreaker = yield* Effect.serviceOption(QueryMysqlBreaker)
+    const report: Readiness = { ready: store.ready && audit.ready, canonical_store: store, audit }
+    if (Option.isNone(queryBreaker)) return report
+    const snapshot = yield* queryBreaker.value.snapshot
+    return { ...report, query_mysql: { breaker: snapshot.state, opened: snapshot.opened } }
   })
 
 const BREAKER_STATES = ["CLOSED", "OPEN", "HALF_OPEN"] as const
@@ -330,7 +340,7 @@ const refreshGauges = Effect.gen(function* () {
 
 /**
  * `GET /readyz` (200 when every backend answers and the audit breaker is closed, else 503, with
- * the reason per backend) and `GET /metrics` (Prometheus text). `/healthz` stays liveness.
+ * the reason per backend; the `query_mysql` breaker is reported, not judged) and `GET /metrics` (Prometheus text). `/healthz` stays liveness.
  */
 export const mountOpsRoutes = (app: Hono, runtime: AppRuntime, config: AppConfig): void => {
   app.get("/readyz", async (c) => {
@@ -341,7 +351,8 @@ export const mountOpsRoutes = (app: Hono, runtime: AppRuntime, config: AppConfig
           Effect.annotateLogs({
             component: "readyz",
             canonical_store: report.canonical_store.reason ?? "ok",
-            audit: report.audit.reason ?? "ok"
+            audit: report.audit.reason ?? "ok",
+            ...(report.query_mysql ? { query_mysql_breaker: report.query_mysql.breaker } : {})
           })
         )
       )

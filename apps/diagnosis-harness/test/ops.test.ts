@@ -19,11 +19,14 @@ describe("/readyz and /metrics (embedded backends)", () => {
     const app = makeHttpApp(world.runtime, world.config)
     const ready = await app.request("/readyz")
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toMatchObject({
+    const report = await ready.json()
+    expect(report).toMatchObject({
       ready: true,
       canonical_store: { ready: true, backend: "in-memory" },
       audit: { ready: true, backend: "in-memory", breaker: null }
     })
+    // No query_mysql (no MySQL): no breaker to report.
+    expect(report).not.toHaveProperty("query_mysql")
     const before = await (await app.request("/metrics")).text()
     expect(before).not.toMatch(/aiops_runs_total\{/)
     const { result } = await world.runtime.runPromise(

@@ -1,7 +1,8 @@
 /**
- * `/metrics` exports the `query_mysql` executor's circuit breaker (`query-mysql`) when the app
- * runs `query_mysql` against MariaDB: the query user's connections go through a fault proxy, so
- * the test can kill them and watch the breaker open, then heal them and watch it close.
+ * `/metrics` exports (and `/readyz` reports, without failing on it) the `query_mysql` executor's
+ * circuit breaker (`query-mysql`) when the app runs `query_mysql` against MariaDB: the query
+ * user's connections go through a fault proxy, so the test can kill them and watch the breaker
+ * open, then heal them and watch it close.
  */
 import type { RunId, SessionId, ToolCallId, ToolDefinition } from "@aiops-harness/core"
 import { type FaultProxy, mysqlGate, startFaultProxy, testId } from "@aiops-harness/core/testing"
@@ -71,6 +72,10 @@ describe.runIf(hasMysql)("/metrics: the query_mysql circuit breaker (MariaDB thr
   })
 
   const metrics = async () => (await app.request("/metrics")).text()
+  const readyz = async () => {
+    const response = await app.request("/readyz")
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  }
 
   it("closed at start: CLOSED 1, OPEN 0, HALF_OPEN 0, opened 0 (next to the audit's breaker)", async () => {
     expect(await callQueryMysql(tool)).toBe("READY")
@@ -80,6 +85,10 @@ describe.runIf(hasMysql)("/metrics: the query_mysql circuit breaker (MariaDB thr
     expect(text).toContain('aiops_query_mysql_breaker_state{state="HALF_OPEN"} 0')
     expect(text).toMatch(/^aiops_query_mysql_breaker_opened 0$/m)
     expect(text).toContain('aiops_audit_breaker_state{state="CLOSED"} 1')
+    expect(await readyz()).toMatchObject({
+      status: 200,
+      body: { ready: true, audit: { breaker: "CLOSED" }, query_mysql: { breaker: "CLOSED", opened: 0 } }
+    })
   })
 
   it("connections killed: the breaker opens (OPEN 1, opened >= 1); healed: it closes, opened stays", async () => {
@@ -97,6 +106,12 @@ describe.runIf(hasMysql)("/metrics: the query_mysql circuit breaker (MariaDB thr
       expect(text).toMatch(/^aiops_query_mysql_breaker_opened [1-9]\d*$/m)
       // The audit's breaker is another breaker: still closed.
       expect(text).toContain('aiops_audit_breaker_state{state="CLOSED"} 1')
+      // /readyz shows the open breaker but stays 200: the business database being down is what
+      // the harness may be asked to diagnose.
+      const ready = await readyz()
+      expect(ready.status).toBe(200)
+      expect(ready.body).toMatchObject({ ready: true, query_mysql: { breaker: "OPEN" } })
+      expect((ready.body.query_mysql as { opened: number }).opened).toBeGreaterThanOrEqual(1)
     } finally {
       proxy.restore()
     }
@@ -106,5 +121,6 @@ describe.runIf(hasMysql)("/metrics: the query_mysql circuit breaker (MariaDB thr
     expect(text).toContain('aiops_query_mysql_breaker_state{state="CLOSED"} 1')
     expect(text).toContain('aiops_query_mysql_breaker_state{state="OPEN"} 0')
     expect(text).toMatch(/^aiops_query_mysql_breaker_opened [1-9]\d*$/m)
+    expect((await readyz()).body).toMatchObject({ ready: true, query_mysql: { breaker: "CLOSED" } })
   }, 30_000)
 })
