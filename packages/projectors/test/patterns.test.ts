@@ -337,6 +337,22 @@ describe("groupLogPatterns", () => {
     ])
   })
 
+  it("splits on a repeated constant with brackets inside (a PAM service, a flag value)", () => {
+    const messages: string[] = []
+    for (let i = 0; i < 6; i++) {
+      messages.push(`pam_unix(cron:session): session opened for user u${i}(uid=${100 + i}) by (uid=0)`)
+      messages.push(`pam_unix(sudo:session): session opened for user root(uid=0) by u${i}(uid=${100 + i})`)
+      messages.push(`driver::powerState: WWEN[${i % 2 === 0 ? "enable" : "disable"}] at ${i}.5`)
+    }
+    const g = groupLogPatterns(messages)
+    expect(g.patterns.map((p) => p.template).sort()).toEqual([
+      "driver::powerState: WWEN[disable] at <*>",
+      "driver::powerState: WWEN[enable] at <*>",
+      "pam_unix(cron:session): session opened for user <*>(uid=<*>) by (uid=<*>)",
+      "pam_unix(sudo:session): session opened for user root(uid=<*>) by <*>(uid=<*>)"
+    ])
+  })
+
   it("splits on a repeated dotted constant (intent actions, class names)", () => {
     const messages: string[] = []
     for (let i = 0; i < 6; i++) {

@@ -42,9 +42,10 @@ const DEFAULT_MAX_TOKENS = 256
 
 /**
  * Word-looking value (a candidate constant): letters with optional inner _ - ' and the . : = of
- * dotted or keyed identifiers (android.intent.action.SCREEN_ON, key=), and a numeric suffix.
+ * dotted or keyed identifiers (android.intent.action.SCREEN_ON, key=), the brackets of a call or a
+ * flag (pam_unix(cron:session):, WWEN[enable]), and a numeric suffix.
  */
-const WORDISH_RE = /^[^A-Za-z0-9<]*[A-Za-z][A-Za-z_'.:=-]*(?:<\*>)?[^A-Za-z0-9<]*$/
+const WORDISH_RE = /^[^A-Za-z0-9<]*[A-Za-z][A-Za-z_'.:=()[\]-]*(?:<\*>)?[^A-Za-z0-9<]*$/
 
 /** Token id of `<*>`; every distinct masked token gets a small integer id. */
 const WILDCARD_ID = 0
