@@ -11,7 +11,7 @@ import {
   type ToolDefinition
 } from "@aiops-harness/core"
 import { mysqlGate, testId } from "@aiops-harness/core/testing"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import {
@@ -378,6 +378,16 @@ describe.skipIf(!mysqlUp)("MysqlAudit", () => {
     ] as const) {
       const exit = await Effect.runPromise(Effect.exit(Effect.scoped(makeMysqlAudit(config))))
       expect(failureOf(exit)).toMatchObject({ _tag: "AuditConfigError", field })
+    }
+    // The URL rules are the mysql client's (one place); the reason never echoes the URL.
+    for (const [bad, reason] of [
+      ["not a url", "url is not a URL"],
+      [Redacted.make("postgres://u:s3cret@x/y"), "url must be mysql:// or mariadb://"]
+    ] as const) {
+      const exit = await Effect.runPromise(Effect.exit(Effect.scoped(makeMysqlAudit({ url: bad }))))
+      const error = failureOf(exit)
+      expect(error).toMatchObject({ _tag: "AuditConfigError", field: "url", reason })
+      expect(JSON.stringify(error)).not.toContain("s3cret")
     }
   })
 

@@ -129,18 +129,27 @@ const positiveInt = (field: string, value: number, min = 1): Effect.Effect<numbe
     ? Effect.succeed(value)
     : Effect.fail(invalid(`${field} must be an integer >= ${min}`))
 
-/** The URL as mysql2 takes it (`mariadb:` becomes `mysql:`); never echoes it in an error (it holds a password). */
-const resolveUrl = (url: string | Redacted.Redacted<string>): Effect.Effect<string, MysqlError> => {
-  const text = Redacted.isRedacted(url) ? Redacted.value(url) : url
+/**
+ * What is wrong with a client URL (`"url is not a URL"`, `"url must be mysql:// or mariadb://"`),
+ * or `null` when the client takes it. Never echoes the URL (it holds a password). For packages
+ * that validate their settings before building a client.
+ */
+export const mysqlUrlProblem = (url: string | Redacted.Redacted<string>): string | null => {
   let protocol: string
   try {
-    protocol = new URL(text).protocol
+    protocol = new URL(Redacted.isRedacted(url) ? Redacted.value(url) : url).protocol
   } catch {
-    return Effect.fail(invalid("url is not a URL"))
+    return "url is not a URL"
   }
-  if (protocol === "mysql:") return Effect.succeed(text)
-  if (protocol === "mariadb:") return Effect.succeed(`mysql:${text.slice("mariadb:".length)}`)
-  return Effect.fail(invalid("url must be mysql:// or mariadb://"))
+  return protocol === "mysql:" || protocol === "mariadb:" ? null : "url must be mysql:// or mariadb://"
+}
+
+/** The URL as mysql2 takes it (`mariadb:` becomes `mysql:`). */
+const resolveUrl = (url: string | Redacted.Redacted<string>): Effect.Effect<string, MysqlError> => {
+  const problem = mysqlUrlProblem(url)
+  if (problem !== null) return Effect.fail(invalid(problem))
+  const text = Redacted.isRedacted(url) ? Redacted.value(url) : url
+  return Effect.succeed(text.startsWith("mariadb:") ? `mysql:${text.slice("mariadb:".length)}` : text)
 }
 
 interface Limits {

@@ -13,6 +13,7 @@ export {
   type MysqlConnection,
   type MysqlDriverOptions,
   type MysqlQueryOptions,
+  mysqlUrlProblem,
   type WithConnectionOptions
 } from "./client.js"
 export {

@@ -7,7 +7,8 @@ import {
   MysqlClient,
   type MysqlClientOptions,
   type MysqlClientShape,
-  MysqlError
+  MysqlError,
+  mysqlUrlProblem
 } from "../src/index.js"
 import { admin, describeMysql, MYSQL_URL, uniqueName, urlWith } from "./helpers.js"
 
@@ -45,6 +46,13 @@ describe("INVALID_CONFIG", () => {
     expect(error.reason).toBe("INVALID_CONFIG")
     expect(error.message).toContain(message)
     expect(error.isRetryable).toBe(false)
+  })
+
+  it("mysqlUrlProblem: null for mysql:// and mariadb://, the same reasons as the client otherwise", () => {
+    expect(mysqlUrlProblem("mysql://u:p@127.0.0.1:3306/test")).toBeNull()
+    expect(mysqlUrlProblem(Redacted.make("mariadb://u:p@127.0.0.1/test"))).toBeNull()
+    expect(mysqlUrlProblem("not a url")).toBe("url is not a URL")
+    expect(mysqlUrlProblem(Redacted.make("ftp://u:s3cret@h/db"))).toBe("url must be mysql:// or mariadb://")
   })
 
   it("never echoes the URL (it holds a password)", async () => {

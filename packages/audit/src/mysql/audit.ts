@@ -6,7 +6,7 @@ import {
   type CircuitTransition,
   type DiagnosisRunFinish
 } from "@aiops-harness/core"
-import { make as makeMysqlClient, MysqlError } from "@aiops-harness/mysql"
+import { make as makeMysqlClient, MysqlError, mysqlUrlProblem } from "@aiops-harness/mysql"
 import { Clock, Context, Effect, Layer, Redacted, type Scope, Semaphore } from "effect"
 import type mysql from "mysql2/promise"
 import {
@@ -164,15 +164,8 @@ const positiveInt = (field: string, value: number): Effect.Effect<number, AuditC
 /** Validates a config and fills in the defaults. */
 export const resolveMysqlAuditConfig = (config: MysqlAuditConfig) =>
   Effect.gen(function* () {
-    let protocol: string
-    try {
-      protocol = new URL(Redacted.isRedacted(config.url) ? Redacted.value(config.url) : config.url).protocol
-    } catch {
-      return yield* new AuditConfigError({ field: "url", reason: "not a URL" })
-    }
-    if (protocol !== "mysql:" && protocol !== "mariadb:") {
-      return yield* new AuditConfigError({ field: "url", reason: "expected mysql://" })
-    }
+    const problem = mysqlUrlProblem(config.url)
+    if (problem !== null) return yield* new AuditConfigError({ field: "url", reason: problem })
     const batch = config.timelineBatch ?? null
     return {
       // The client accepts mysql:// and mariadb://; the URL stays Redacted if it came so.
