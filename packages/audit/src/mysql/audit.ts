@@ -7,7 +7,7 @@ import {
   type DiagnosisRunFinish
 } from "@aiops-harness/core"
 import { make as makeMysqlClient, MysqlError, mysqlUrlProblem } from "@aiops-harness/mysql"
-import { Clock, Context, Effect, Layer, Redacted, type Scope, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, type Redacted, type Scope, Semaphore } from "effect"
 import type mysql from "mysql2/promise"
 import {
   agentStepRow,
