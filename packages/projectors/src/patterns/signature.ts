@@ -109,27 +109,30 @@ export function lineSignature(line: string, out: Int32Array): void {
   let c = 0
   let symbols = 0
   const n = line.length
+  // Each character is read once: `ch` carries the character at `i` (whenever i < n) from the loop
+  // that stopped on it to the one that handles it (`charCodeAt` is the costliest step here).
+  let ch = 0
   let i = 0
   // Leading whitespace counts for nothing; each later whitespace run followed by more text is one
   // separator (trailing whitespace counts for nothing either).
-  while (i < n && CLASS[line.charCodeAt(i)] === 1) i++
+  for (; i < n; i++) {
+    ch = line.charCodeAt(i)
+    if (CLASS[ch] !== 1) break
+  }
   while (i < n) {
-    const ch = line.charCodeAt(i)
     const k = CLASS[ch]!
     if (k === 0) {
       a = (a + ch) | 0
       b = (b + a) | 0
       c = (c + b) | 0
       symbols++
-      i++
+      if (++i < n) ch = line.charCodeAt(i)
       continue
     }
     if (k === 1) {
-      i++
-      while (i < n) {
-        const e = line.charCodeAt(i)
-        if (e !== 32 && (e - 9) >>> 0 >= 5) break
-        i++
+      for (i++; i < n; i++) {
+        ch = line.charCodeAt(i)
+        if (ch !== 32 && (ch - 9) >>> 0 >= 5) break
       }
       if (i < n) {
         a = (a + SEPARATOR) | 0
@@ -143,37 +146,33 @@ export function lineSignature(line: string, out: Int32Array): void {
     // it is only scanned (digits counted), and summed at its end by the numeric rule. The letter
     // and digit tests are arithmetic (one unsigned compare), measurably cheaper than the table.
     const start = i
-    const a0 = a
-    const b0 = b
-    const c0 = c
     if (k === 3) {
-      a = (a + ch) | 0
-      b = (b + a) | 0
-      c = (c + b) | 0
-      i++
-      while (i < n) {
-        const d = line.charCodeAt(i)
-        if (((d | 32) - 97) >>> 0 >= 26) break
-        a = (a + d) | 0
+      const a0 = a
+      const b0 = b
+      const c0 = c
+      do {
+        a = (a + ch) | 0
         b = (b + a) | 0
         c = (c + b) | 0
-        i++
-      }
-      if (i === n || (line.charCodeAt(i) - 48) >>> 0 >= 10) {
+        if (++i === n) break
+        ch = line.charCodeAt(i)
+      } while (((ch | 32) - 97) >>> 0 < 26)
+      if (i === n || (ch - 48) >>> 0 >= 10) {
         symbols += i - start
         continue
       }
+      a = a0
+      b = b0
+      c = c0
     }
+    // From the first digit (`ch`) to the run's end.
     let digits = 0
-    while (i < n) {
-      const d = line.charCodeAt(i)
-      if ((d - 48) >>> 0 < 10) digits++
-      else if (((d | 32) - 97) >>> 0 >= 26) break
-      i++
+    for (;;) {
+      if ((ch - 48) >>> 0 < 10) digits++
+      else if (((ch | 32) - 97) >>> 0 >= 26) break
+      if (++i === n) break
+      ch = line.charCodeAt(i)
     }
-    a = a0
-    b = b0
-    c = c0
     // `digits * 2 >= len` is numericRun's first rule, inlined: plain numbers skip the call.
     if (digits * 2 >= i - start || numericRun(line, start, i, digits)) {
       a = (a + NUMBER_MARK) | 0
