@@ -10,7 +10,7 @@ import {
   UNITS,
   WILDCARD
 } from "./normalize.js"
-import { lineSignature, newTokenShapes, SignatureTable, tokenShapes } from "./signature.js"
+import { DIRECT, lineSignature, newTokenShapes, PLAIN, SignatureTable, tokenShapes } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -153,11 +153,14 @@ export class PatternGrouper {
     // A plain array: small ones are allocated in the heap, where a typed array's buffer is not.
     const out: number[] = []
     for (let k = 0; k < shapes.count; k++) {
+      const kind = shapes.kind[k]!
       let id = -1
-      if (shapes.direct[k] === 0) id = this.idOfShape.get(shapes.lo[k]!, shapes.hi[k]!)
+      if (kind !== DIRECT) id = this.idOfShape.get(shapes.lo[k]!, shapes.hi[k]!)
       if (id < 0) {
-        id = intern(this.vocab, maskToken(message.slice(shapes.start[k], shapes.end[k])))
-        if (shapes.direct[k] === 0) this.idOfShape.set(shapes.lo[k]!, shapes.hi[k]!, id)
+        const raw = message.slice(shapes.start[k], shapes.end[k])
+        // A digit-free token (no possible UUID) is what maskToken would return.
+        id = intern(this.vocab, kind === PLAIN ? raw : maskToken(raw))
+        if (kind !== DIRECT) this.idOfShape.set(shapes.lo[k]!, shapes.hi[k]!, id)
       }
       // A unit word is at most 4 letters plus closing punctuation: longer tokens skip the regex.
       if (

@@ -278,9 +278,17 @@ export interface TokenShapes {
   end: Int32Array
   lo: Int32Array
   hi: Int32Array
-  /** 1 when the token must be masked from its text (a possible UUID: exact group lengths matter). */
-  direct: Uint8Array
+  /**
+   * How the token masks: {@link PLAIN} (no digit and no possible UUID: masking leaves it as it is),
+   * {@link MASKED} (masked once per shape) or {@link DIRECT} (a possible UUID: exact group lengths
+   * matter, so masked from its text every time).
+   */
+  kind: Uint8Array
 }
+
+export const PLAIN = 0
+export const MASKED = 1
+export const DIRECT = 2
 
 export const newTokenShapes = (capacity = 64): TokenShapes => ({
   count: 0,
@@ -288,7 +296,7 @@ export const newTokenShapes = (capacity = 64): TokenShapes => ({
   end: new Int32Array(capacity),
   lo: new Int32Array(capacity),
   hi: new Int32Array(capacity),
-  direct: new Uint8Array(capacity)
+  kind: new Uint8Array(capacity)
 })
 
 function growTokenShapes(out: TokenShapes): void {
@@ -301,7 +309,7 @@ function growTokenShapes(out: TokenShapes): void {
   out.end = grown(out.end, new Int32Array(capacity))
   out.lo = grown(out.lo, new Int32Array(capacity))
   out.hi = grown(out.hi, new Int32Array(capacity))
-  out.direct = grown(out.direct, new Uint8Array(capacity))
+  out.kind = grown(out.kind, new Uint8Array(capacity))
 }
 
 /** Whitespace that `\s` matches beyond ASCII. */
@@ -325,13 +333,15 @@ const isUnicodeSpace = (c: number): boolean =>
 export function tokenShapes(line: string, out: TokenShapes): boolean {
   out.count = 0
   const n = line.length
+  // As in lineSignature, `ch` carries the character at `i` (whenever i < n): each is read once.
+  let ch = 0
   let i = 0
-  while (i < n) {
-    const ch = line.charCodeAt(i)
-    if (CLASS[ch] === 1) {
-      i++
-      continue
+  for (;;) {
+    for (; i < n; i++) {
+      ch = line.charCodeAt(i)
+      if (CLASS[ch] !== 1) break
     }
+    if (i === n) return true
     const start = i
     // Running sums as in lineSignature (one add per symbol), mixed into 64 bits at the token's end.
     let a = 0
@@ -339,39 +349,40 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
     let c = 0
     let symbols = 0
     let hyphen = false
-    while (i < n) {
-      const ch2 = line.charCodeAt(i)
-      const k = CLASS[ch2]!
+    let anyDigit = false
+    for (;;) {
+      const k = CLASS[ch]!
       if (k === 1) break
       if (k === 0) {
-        if (ch2 >= 128 && isUnicodeSpace(ch2)) return false
-        if (ch2 === 45) hyphen = true
-        a = (a + ch2) | 0
+        if (ch >= 128 && isUnicodeSpace(ch)) return false
+        if (ch === 45) hyphen = true
+        a = (a + ch) | 0
         b = (b + a) | 0
         c = (c + b) | 0
         symbols++
-        i++
+        if (++i === n) break
+        ch = line.charCodeAt(i)
         continue
       }
       const runStart = i
       const a0 = a
       const b0 = b
       const c0 = c
-      while (i < n) {
-        const d = line.charCodeAt(i)
-        if (((d | 32) - 97) >>> 0 >= 26) break
-        a = (a + d) | 0
+      while (((ch | 32) - 97) >>> 0 < 26) {
+        a = (a + ch) | 0
         b = (b + a) | 0
         c = (c + b) | 0
-        i++
+        if (++i === n) break
+        ch = line.charCodeAt(i)
       }
-      if (i < n && (line.charCodeAt(i) - 48) >>> 0 < 10) {
+      if (i < n && (ch - 48) >>> 0 < 10) {
+        anyDigit = true
         let digits = 0
-        while (i < n) {
-          const d = line.charCodeAt(i)
-          if ((d - 48) >>> 0 < 10) digits++
-          else if (((d | 32) - 97) >>> 0 >= 26) break
-          i++
+        for (;;) {
+          if ((ch - 48) >>> 0 < 10) digits++
+          else if (((ch | 32) - 97) >>> 0 >= 26) break
+          if (++i === n) break
+          ch = line.charCodeAt(i)
         }
         a = a0
         b = b0
@@ -404,6 +415,7 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
       b = (b + a) | 0
       c = (c + b) | 0
       symbols++
+      if (i === n) break
     }
     const len = i - start
     let h1 = Math.imul(a ^ Math.imul(c, 0x85ebca6b), 0xcc9e2d51) ^ symbols
@@ -418,7 +430,6 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
     out.end[t] = i
     out.lo[t] = h1
     out.hi[t] = h2
-    out.direct[t] = hyphen && len >= 36 ? 1 : 0
+    out.kind[t] = hyphen && len >= 36 ? DIRECT : anyDigit ? MASKED : PLAIN
   }
-  return true
 }
