@@ -126,7 +126,8 @@ export function lineSignature(line: string, out: Int32Array): void {
       b = (b + a) | 0
       c = (c + b) | 0
       symbols++
-      if (++i < n) ch = line.charCodeAt(i)
+      i++
+      if (i < n) ch = line.charCodeAt(i)
       continue
     }
     if (k === 1) {
@@ -150,13 +151,16 @@ export function lineSignature(line: string, out: Int32Array): void {
       const a0 = a
       const b0 = b
       const c0 = c
-      do {
+      a = (a + ch) | 0
+      b = (b + a) | 0
+      c = (c + b) | 0
+      for (i++; i < n; i++) {
+        ch = line.charCodeAt(i)
+        if (((ch | 32) - 97) >>> 0 >= 26) break
         a = (a + ch) | 0
         b = (b + a) | 0
         c = (c + b) | 0
-        if (++i === n) break
-        ch = line.charCodeAt(i)
-      } while (((ch | 32) - 97) >>> 0 < 26)
+      }
       if (i === n || (ch - 48) >>> 0 >= 10) {
         symbols += i - start
         continue
@@ -165,13 +169,13 @@ export function lineSignature(line: string, out: Int32Array): void {
       b = b0
       c = c0
     }
-    // From the first digit (`ch`) to the run's end.
-    let digits = 0
-    for (;;) {
+    // From the first digit (`ch`) to the run's end. Loops are kept in the `for (; i < n; i++)`
+    // form: V8 then proves `i` in range (no overflow check, one bounds check).
+    let digits = 1
+    for (i++; i < n; i++) {
+      ch = line.charCodeAt(i)
       if ((ch - 48) >>> 0 < 10) digits++
       else if (((ch | 32) - 97) >>> 0 >= 26) break
-      if (++i === n) break
-      ch = line.charCodeAt(i)
     }
     // `digits * 2 >= len` is numericRun's first rule, inlined: plain numbers skip the call.
     if (digits * 2 >= i - start || numericRun(line, start, i, digits)) {
@@ -333,7 +337,8 @@ const isUnicodeSpace = (c: number): boolean =>
 export function tokenShapes(line: string, out: TokenShapes): boolean {
   out.count = 0
   const n = line.length
-  // As in lineSignature, `ch` carries the character at `i` (whenever i < n): each is read once.
+  // As in lineSignature, `ch` carries the character at `i` (whenever i < n): each is read once,
+  // and loops keep the `for (; i < n; i++)` form.
   let ch = 0
   let i = 0
   for (;;) {
@@ -360,7 +365,8 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
         b = (b + a) | 0
         c = (c + b) | 0
         symbols++
-        if (++i === n) break
+        i++
+        if (i === n) break
         ch = line.charCodeAt(i)
         continue
       }
@@ -368,21 +374,25 @@ export function tokenShapes(line: string, out: TokenShapes): boolean {
       const a0 = a
       const b0 = b
       const c0 = c
-      while (((ch | 32) - 97) >>> 0 < 26) {
+      if (((ch | 32) - 97) >>> 0 < 26) {
         a = (a + ch) | 0
         b = (b + a) | 0
         c = (c + b) | 0
-        if (++i === n) break
-        ch = line.charCodeAt(i)
+        for (i++; i < n; i++) {
+          ch = line.charCodeAt(i)
+          if (((ch | 32) - 97) >>> 0 >= 26) break
+          a = (a + ch) | 0
+          b = (b + a) | 0
+          c = (c + b) | 0
+        }
       }
       if (i < n && (ch - 48) >>> 0 < 10) {
         anyDigit = true
-        let digits = 0
-        for (;;) {
+        let digits = 1
+        for (i++; i < n; i++) {
+          ch = line.charCodeAt(i)
           if ((ch - 48) >>> 0 < 10) digits++
           else if (((ch | 32) - 97) >>> 0 >= 26) break
-          if (++i === n) break
-          ch = line.charCodeAt(i)
         }
         a = a0
         b = b0
