@@ -1,6 +1,7 @@
 import {
   BRACKET_WILDCARD,
   BRACKETED_WILDCARD,
+  maskDigitToken,
   maskToken,
   OPEN_WILDCARD,
   PAREN_WILDCARD,
@@ -10,7 +11,7 @@ import {
   UNITS,
   WILDCARD
 } from "./normalize.js"
-import { DIRECT, lineSignature, newTokenShapes, PLAIN, SignatureTable, tokenShapes } from "./signature.js"
+import { DIRECT, lineSignature, MASKED, newTokenShapes, PLAIN, SignatureTable, tokenShapes } from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
@@ -159,7 +160,7 @@ export class PatternGrouper {
       if (id < 0) {
         const raw = message.slice(shapes.start[k], shapes.end[k])
         // A digit-free token (no possible UUID) is what maskToken would return.
-        id = intern(this.vocab, kind === PLAIN ? raw : maskToken(raw))
+        id = intern(this.vocab, kind === PLAIN ? raw : kind === MASKED ? maskDigitToken(raw) : maskToken(raw))
         if (kind !== DIRECT) this.idOfShape.set(shapes.lo[k]!, shapes.hi[k]!, id)
       }
       // A unit word is at most 4 letters plus closing punctuation: longer tokens skip the regex.

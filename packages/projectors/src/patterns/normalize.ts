@@ -54,13 +54,12 @@ function hasDigit(token: string): boolean {
   return false
 }
 
+/** Two or more `/` or `\\` (counted by `indexOf`, native and faster than a character loop), or `://`. */
 function looksLikePath(token: string): boolean {
   if (token.includes("://")) return true
   let slashes = 0
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i)
-    if (c === 47 /* / */ || c === 92 /* \ */) slashes++
-  }
+  for (let at = token.indexOf("/"); at >= 0 && slashes < 2; at = token.indexOf("/", at + 1)) slashes++
+  for (let at = token.indexOf("\\"); at >= 0 && slashes < 2; at = token.indexOf("\\", at + 1)) slashes++
   return slashes >= 2
 }
 
@@ -112,24 +111,36 @@ function keyedWildcard(masked: string): string {
  * enclosing brackets and trailing punctuation.
  */
 export function maskToken(token: string): string {
-  if (token.length >= 36 && token.includes("-") && UUID_RE.test(token))
-    return token.replace(UUID_RE, WILDCARD)
+  if (token.length >= 36 && token.includes("-")) {
+    // One regex pass: `replace` returns the token itself when it holds no UUID.
+    const replaced = token.replace(UUID_RE, WILDCARD)
+    if (replaced !== token) return replaced
+  }
   if (!hasDigit(token)) return token
+  return maskDigitToken(token)
+}
+
+/**
+ * {@link maskToken} of a token known to hold a digit and no UUID (shorter than 36 characters or
+ * without `-`): the grouper knows both from the token's shape.
+ */
+export function maskDigitToken(token: string): string {
   if (looksLikePath(token)) return WILDCARD
   const n = token.length
+  // `out` is only appended to (never read back: a read would flatten the concatenation each time).
+  // Punctuation is held back as `token[p, i)` until the next run shows whether its sign or all of
+  // it is dropped.
   let out = ""
   let hasWord = false
-  /** Length of `out` right after the last emitted wildcard, or -1. */
-  let lastWildEnd = -1
+  /** The last alphanumeric run became `<*>` (a next one within three punctuation merges into it). */
+  let lastWild = false
+  /** The last alphanumeric run was kept as a word ending in a letter. */
+  let lastLetter = false
+  let p = 0
   let i = 0
   while (i < n) {
-    const c = token.charCodeAt(i)
-    if (!isAlnum(c)) {
-      // A punctuation run is appended as one slice.
-      let k = i + 1
-      while (k < n && !isAlnum(token.charCodeAt(k))) k++
-      out += token.slice(i, k)
-      i = k
+    if (!isAlnum(token.charCodeAt(i))) {
+      i++
       continue
     }
     let j = i
@@ -141,29 +152,29 @@ export function maskToken(token: string): string {
       j++
     }
     if (numericRun(token, i, j, digits)) {
-      // Drop a sign: "-" right before the number, itself after a non-word character or the start.
-      if (out.length > 0 && out.charCodeAt(out.length - 1) === 45 /* - */) {
-        const before = out.length >= 2 ? out.charCodeAt(out.length - 2) : -1
-        if (before < 0 || !isAlnum(before)) out = out.slice(0, -1)
-      }
-      if (lastWildEnd >= 0 && out.length - lastWildEnd <= 3) {
-        out = out.slice(0, lastWildEnd)
-      } else {
-        out += WILDCARD
-      }
-      lastWildEnd = out.length
+      // Drop a sign: "-" right before the number, itself after a non-word character or the start
+      // (the only word character it can follow is the last letter of a kept word).
+      let keep = i
+      if (i > p && token.charCodeAt(i - 1) === 45 /* - */ && !(i - p === 1 && lastLetter)) keep--
+      if (!lastWild || keep - p > 3) out += `${token.slice(p, keep)}${WILDCARD}`
+      lastWild = true
+      lastLetter = false
     } else if (digits > 0) {
       // Word with a numeric part: keep the letters (alt0 -> alt<*>, storage234 -> storage<*>).
-      out += token.slice(i, j).replace(DIGITS_G_RE, WILDCARD)
+      out += token.slice(p, i) + token.slice(i, j).replace(DIGITS_G_RE, WILDCARD)
       hasWord = true
-      lastWildEnd = -1
+      lastWild = false
+      lastLetter = !isDigit(token.charCodeAt(j - 1))
     } else {
-      out += token.slice(i, j)
+      out += token.slice(p, j)
       hasWord = true
-      lastWildEnd = -1
+      lastWild = false
+      lastLetter = true
     }
+    p = j
     i = j
   }
+  if (p < n) out += token.slice(p)
   if (hasWord) return keyedWildcard(out)
   let lead = ""
   for (let k = 0; k < n && LEAD_CHARS.includes(token[k]!); k++) lead += token[k]
