@@ -11,7 +11,15 @@ import {
   UNITS,
   WILDCARD
 } from "./normalize.js"
-import { DIRECT, lineSignature, MASKED, newTokenShapes, PLAIN, SignatureTable, tokenShapes } from "./signature.js"
+import {
+  DIRECT,
+  lineSignature,
+  MASKED,
+  newTokenShapes,
+  PLAIN,
+  SignatureTable,
+  tokenShapes
+} from "./signature.js"
 
 /** One mined template. `template` shows variable positions as `<*>`. */
 export interface LogPattern {
