@@ -308,6 +308,18 @@ export const FORM_CASES: ReadonlyArray<FormCase> = [
     stay: ["pwd"]
   },
   {
+    form: "an auth scheme word as the next key (`iex :apiKey => 'x'`: ApiKey is also a scheme)",
+    line: "iex :apiKey => 'A0AAAAAAAAAA' ",
+    gone: ["A0AAAAAAAAAA"],
+    stay: ["iex", "=>"]
+  },
+  {
+    form: "an auth scheme word after a key stays a scheme (`token: ApiKey x`)",
+    line: "token: ApiKey Q9wErTy12345zz sent",
+    gone: ["Q9wErTy12345zz"],
+    stay: ["ApiKey", "sent"]
+  },
+  {
     form: "a vendor token whose random body is all lower case",
     line: "charge failed sk_live_zymglewlrchgmkez retry",
     gone: ["sk_live_zymglewlrchgmkez", "zymglewlrchgmkez"],

@@ -227,9 +227,15 @@ const valueEnd = (
     }
     return { from: i, to: Math.min(j, n), scheme: false }
   }
-  // Unquoted: an optional auth scheme word, then one token.
-  const scheme = AUTH_SCHEME_RE.exec(text.slice(i, i + 24))
-  if (scheme) i += scheme[0].length
+  // Unquoted: an optional auth scheme word, then one token. A scheme word followed by a separator
+  // (`iex :apiKey => 'X'`) is the next key, not a scheme: its `=>` is no value.
+  let scheme = AUTH_SCHEME_RE.exec(text.slice(i, i + 24))
+  if (scheme) {
+    const c = text.charCodeAt(i + scheme[0].length)
+    if (c === 61 /* = */ || c === 58 /* : */ || (c === 45 /* - */ && text.charCodeAt(i + scheme[0].length + 1) === 62))
+      scheme = null
+    else i += scheme[0].length
+  }
   let j = i
   while (j < n) {
     const c = text.charCodeAt(j)
