@@ -366,6 +366,25 @@ describe("groupLogPatterns", () => {
 })
 
 describe("line signatures", () => {
+  it("a control character never shares a signature with a number (marks are not characters)", () => {
+    const signature = (line: string): string => {
+      const halves = new Int32Array(2)
+      sig.lineSignature(line, halves)
+      return `${halves[0]}:${halves[1]}`
+    }
+    for (const ctl of ["\u0001", "\u0002", "\u0003"]) {
+      for (const [a, b] of [
+        [`a ${ctl}`, "a 5"],
+        [`x${ctl}y 7`, "x5y 7"],
+        [`k ab${ctl}`, "k ab1"]
+      ] as const)
+        expect(signature(a)).not.toBe(signature(b))
+      // A shared signature gave the second line the first one's masked tokens (`a \x01`).
+      const g = groupLogPatterns([`k ab${ctl}`, "k ab1", "k ab2"])
+      expect(g.patterns[g.patternIds[1]!]!.template).toBe("k ab<*>")
+    }
+  })
+
   it("lines with equal signatures have equal masked tokens (fixed seed)", () => {
     const halves = new Int32Array(2)
     const signatureOf = (line: string): string => {

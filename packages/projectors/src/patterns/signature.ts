@@ -12,11 +12,13 @@
  * of another, never show anything unredacted.
  */
 
-const NUMBER_MARK = 0x01
-const DIGITS_MARK = 0x02
+// Marks lie above every UTF-16 unit, so no character of a line hashes like one (a control
+// character 0x01 once did: `a \x01` and `a 5` shared a type). A space is never hashed as itself.
+const NUMBER_MARK = 0x10001
+const DIGITS_MARK = 0x10002
 const SEPARATOR = 0x20
 /** Closes an alphanumeric run in token shapes. */
-const RUN_END = 0x03
+const RUN_END = 0x10003
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const isUpper = (c: number): boolean => c >= 65 && c <= 90
