@@ -67,11 +67,16 @@ describe("Redis store command handling (fake connection, no server)", () => {
   })
 
   it("maps script replies: not found, illegal (with the stored status), corrupt, unexpected", async () => {
+    // Codes are integers (`[n]`, as earlier scripts replied, reads the same).
     const replies: Array<[unknown, Record<string, unknown>]> = [
+      [1, { _tag: "InvocationNotFound" }],
       [[1], { _tag: "InvocationNotFound" }],
       [[2, "ERROR"], { _tag: "IllegalTransition", from: "ERROR", to: "READY" }],
       [[2, "BOGUS"], { _tag: "StoreError", reason: "CORRUPT_RECORD" }],
+      [2, { _tag: "StoreError", reason: "CORRUPT_RECORD" }],
+      [3, { _tag: "StoreError", reason: "CORRUPT_RECORD" }],
       [[3], { _tag: "StoreError", reason: "CORRUPT_RECORD" }],
+      [4, { _tag: "StoreError", reason: "UNAVAILABLE" }],
       ["OK", { _tag: "StoreError", reason: "UNAVAILABLE" }]
     ]
     for (const [reply, expected] of replies) {
@@ -147,6 +152,13 @@ describe("Redis store command handling (fake connection, no server)", () => {
     expect(Date.now() - started).toBeLessThan(2_000)
     expect(exit._tag).toBe("Failure")
     expect(JSON.stringify(exit)).toContain("Die")
+  })
+
+  it("script reply 0 (or [0]) is a written transition", async () => {
+    for (const reply of [0, [0]]) {
+      const store = makeRedisCanonicalStoreWith(fake({ evalsha: async () => reply }), config)
+      await Effect.runPromise(store.transition(readyRecord(projectingRecord())))
+    }
   })
 
   it("SET NX answering nil is InvocationAlreadyExists with the ids", async () => {

@@ -100,7 +100,7 @@ export const makeRedisCanonicalStoreWith = (
   const transitionReply =
     (next: TerminalInvocation) =>
     (reply: unknown): Effect.Effect<void, InvocationNotFound | IllegalTransition | StoreError> => {
-      const code: unknown = Array.isArray(reply) ? reply[0] : undefined
+      const code: unknown = typeof reply === "number" ? reply : Array.isArray(reply) ? reply[0] : undefined
       const from: unknown = Array.isArray(reply) ? reply[1] : undefined
       switch (code) {
         case TransitionReply.WRITTEN:

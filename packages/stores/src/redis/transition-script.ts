@@ -18,31 +18,33 @@ export const PROJECTING_SUFFIX = ',"status":"PROJECTING","evidenceStatus":null}'
  * record into Lua at all. Anything else (absent, compressed, terminal, corrupt) is read whole and
  * decoded as before.
  *
- * Replies: `{0}` written, `{1}` not found, `{2, status}` illegal transition from `status`,
- * `{3}` the stored value is not a canonical invocation (corrupt).
+ * Replies: `0` written, `1` not found, `{2, status}` illegal transition from `status`, `3` the
+ * stored value is not a canonical invocation (corrupt). (Integers, not one-element tables: the
+ * common reply costs Redis and the client no array.) A code in a one-element table, as earlier
+ * versions of this script replied, is read the same.
  */
 export const TRANSITION_LUA = `
 local suffix = '${PROJECTING_SUFFIX}'
 if redis.call('GETRANGE', KEYS[1], -${PROJECTING_SUFFIX.length}, -1) == suffix then
   redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
-  return {0}
+  return 0
 end
 local current = redis.call('GET', KEYS[1])
-if not current then return {1} end
+if not current then return 1 end
 if string.sub(current, 1, 4) == '\\0Z1:' then
   local status = string.match(current, '^....(%u+)\\n')
   if status == 'READY' or status == 'ERROR' then return {2, status} end
-  return {3}
+  return 3
 end
 local ok, decoded = pcall(cjson.decode, current)
-if not ok or type(decoded) ~= 'table' then return {3} end
+if not ok or type(decoded) ~= 'table' then return 3 end
 local status = decoded['status']
 if status ~= 'PROJECTING' then
   if status == 'READY' or status == 'ERROR' then return {2, status} end
-  return {3}
+  return 3
 end
 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
-return {0}
+return 0
 `
 
 export const TRANSITION_SHA1 = createHash("sha1").update(TRANSITION_LUA).digest("hex")
