@@ -232,7 +232,11 @@ const valueEnd = (
   let scheme = AUTH_SCHEME_RE.exec(text.slice(i, i + 24))
   if (scheme) {
     const c = text.charCodeAt(i + scheme[0].length)
-    if (c === 61 /* = */ || c === 58 /* : */ || (c === 45 /* - */ && text.charCodeAt(i + scheme[0].length + 1) === 62))
+    if (
+      c === 61 /* = */ ||
+      c === 58 /* : */ ||
+      (c === 45 /* - */ && text.charCodeAt(i + scheme[0].length + 1) === 62)
+    )
       scheme = null
     else i += scheme[0].length
   }
