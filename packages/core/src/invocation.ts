@@ -70,6 +70,18 @@ const JsonSchema: z.ZodType<Json> = z.lazy(() =>
  */
 const ParsedJson = z.custom<Json>((value) => value !== undefined)
 
+/**
+ * The agent result's object, checked and kept as decoded (as the fast path keeps it): `z.record`
+ * copies it and drops a `"__proto__"` key, which `JSON.parse` makes an ordinary own key.
+ */
+const ParsedJsonObject = z.custom<Record<string, Json>>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((x) => x !== undefined)
+)
+
 const identityShape = {
   runId: RunIdSchema,
   sessionId: SessionIdSchema,
@@ -95,7 +107,7 @@ export const CanonicalInvocationSchema = z.discriminatedUnion("status", [
       evidenceStatus: z.enum(["EVIDENCE_FOUND", "NO_EVIDENCE"]),
       rawResponse: ParsedJson,
       rawBytes: z.number().int().nonnegative(),
-      agentResult: z.record(z.string(), ParsedJson),
+      agentResult: ParsedJsonObject,
       projectionBytes: z.number().int().nonnegative(),
       truncated: z.boolean()
     })

@@ -107,6 +107,20 @@ describe("parseCanonicalInvocation (zod-free fast path) agrees with CanonicalInv
     )
   })
 
+  it("keeps a __proto__ key of the agent result as data, on both paths (found by the seeded property)", () => {
+    const text =
+      '{"runId":"r1","sessionId":"s1","toolCallId":"c1","toolName":"t","stepId":null,"request":[],' +
+      '"requestBytes":0,"createdAt":0,"updatedAt":0,"status":"READY","evidenceStatus":"EVIDENCE_FOUND",' +
+      '"rawResponse":{},"rawBytes":0,"agentResult":{"__proto__":{"admin":true}},"projectionBytes":0,"truncated":false}'
+    for (const record of [parseCanonicalInvocation(JSON.parse(text)), bySchema(JSON.parse(text))]) {
+      const result = (record as { agentResult: Record<string, unknown> }).agentResult
+      expect(Object.hasOwn(result, "__proto__")).toBe(true)
+      expect(Object.getPrototypeOf(result)).toBe(Object.prototype)
+      expect((result as { admin?: unknown }).admin).toBeUndefined()
+      expect(JSON.stringify(record)).toBe(text)
+    }
+  })
+
   it.each([
     ["an array", []],
     ["null", null],
