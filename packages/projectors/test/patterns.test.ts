@@ -575,4 +575,16 @@ describe("masking by token shape", () => {
       { seed: 77, numRuns: 3000 }
     )
   })
+
+  it("a word is one token id whether its line was split on shapes or on non-ASCII whitespace", () => {
+    const lines = ["disk full on sda", "disk\u00a0full on sda", "disk full\u3000on sda", "disk full on sda"]
+    expect(groupLogPatterns(lines)).toEqual({
+      patternIds: [0, 0, 0, 0],
+      patterns: [{ id: 0, template: "disk full on sda", count: 4 }]
+    })
+    // A literal <*> in a line is the wildcard token.
+    expect(groupLogPatterns(["read <*> bytes", "read 12 bytes"]).patterns).toEqual([
+      { id: 0, template: "read <*> bytes", count: 2 }
+    ])
+  })
 })

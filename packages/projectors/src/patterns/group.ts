@@ -69,6 +69,11 @@ interface Vocabulary {
   readonly wordish: number[]
   /** 1 when the token holds a `<*>`. */
   readonly wild: number[]
+  /**
+   * Whether `ids` may lack words added by {@link addPlain} (true until a line takes the regex
+   * split, which fills it in: see there).
+   */
+  partial: boolean
 }
 
 function intern(vocab: Vocabulary, token: string): number {
@@ -80,6 +85,21 @@ function intern(vocab: Vocabulary, token: string): number {
     vocab.wordish.push(-1)
     vocab.wild.push(token.includes(WILDCARD) ? 1 : 0)
   }
+  return id
+}
+
+/**
+ * The id of a digit-free token of a new shape, {@link intern} with no map lookup when none can
+ * hold it. Equal texts have equal shapes, so no other digit-free token of the shape path holds it;
+ * every other word comes from masking (it holds a `<*>`, or it is a 36+ character token with a
+ * hyphen: never of this kind) or from the regex split, which first adds every word to `ids`.
+ */
+function addPlain(vocab: Vocabulary, token: string): number {
+  if (!vocab.partial || token.includes(WILDCARD)) return intern(vocab, token)
+  const id = vocab.words.length
+  vocab.words.push(token)
+  vocab.wordish.push(-1)
+  vocab.wild.push(0)
   return id
 }
 
@@ -103,7 +123,7 @@ function isWordish(vocab: Vocabulary, id: number): boolean {
 export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
-  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [] }
+  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [], partial: true }
   private readonly typeOfSignature = new SignatureTable(512)
   private readonly tokens: number[][] = []
   private readonly weight: number[] = []
@@ -168,7 +188,10 @@ export class PatternGrouper {
       if (id < 0) {
         const raw = message.slice(shapes.start[k], shapes.end[k])
         // A digit-free token (no possible UUID) is what maskToken would return.
-        id = intern(this.vocab, kind === PLAIN ? raw : kind === MASKED ? maskDigitToken(raw) : maskToken(raw))
+        id =
+          kind === PLAIN
+            ? addPlain(this.vocab, raw)
+            : intern(this.vocab, kind === MASKED ? maskDigitToken(raw) : maskToken(raw))
         if (kind !== DIRECT) this.idOfShape.set(shapes.lo[k]!, shapes.hi[k]!, id)
       }
       // A unit word is at most 4 letters plus closing punctuation: longer tokens skip the regex.
@@ -201,6 +224,12 @@ export class PatternGrouper {
 
   /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
   private maskedIdsBySplit(message: string): number[] {
+    const vocab = this.vocab
+    if (vocab.partial) {
+      // Tokens here are interned by text: every word must be in the map from now on.
+      vocab.partial = false
+      for (let id = 0; id < vocab.words.length; id++) vocab.ids.set(vocab.words[id]!, id)
+    }
     const raw = message.trim()
     const parts = raw === "" ? [] : raw.split(SPACE_RE)
     const special = this.special
