@@ -340,7 +340,8 @@ const refreshGauges = Effect.gen(function* () {
 
 /**
  * `GET /readyz` (200 when every backend answers and the audit breaker is closed, else 503, with
- * the reason per backend; the `query_mysql` breaker is reported, not judged) and `GET /metrics` (Prometheus text). `/healthz` stays liveness.
+ * the reason per backend; the `query_mysql` breaker is reported, not judged) and `GET /metrics`
+ * (Prometheus text). `/healthz` stays liveness.
  */
 export const mountOpsRoutes = (app: Hono, runtime: AppRuntime, config: AppConfig): void => {
   app.get("/readyz", async (c) => {

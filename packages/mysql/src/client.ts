@@ -149,7 +149,10 @@ const resolveUrl = (url: string | Redacted.Redacted<string>): Effect.Effect<stri
   const problem = mysqlUrlProblem(url)
   if (problem !== null) return Effect.fail(invalid(problem))
   const text = Redacted.isRedacted(url) ? Redacted.value(url) : url
-  return Effect.succeed(text.startsWith("mariadb:") ? `mysql:${text.slice("mariadb:".length)}` : text)
+  // Schemes are case-insensitive (`MariaDB://` is valid): the checked one decides, not the text.
+  const colon = text.indexOf(":")
+  const mariadb = text.slice(0, colon).trim().toLowerCase() === "mariadb"
+  return Effect.succeed(mariadb ? `mysql:${text.slice(colon + 1)}` : text)
 }
 
 interface Limits {

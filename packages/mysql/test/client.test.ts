@@ -269,12 +269,15 @@ describeMysql("MysqlClient against a server", () => {
     await expect(viaConfig.getConnection()).rejects.toThrow()
   })
 
-  it("a mariadb:// URL is accepted", async () => {
-    const rows = await withClient({ url: url.replace(/^mysql:/, "mariadb:") }, (client) =>
-      client.query<Array<unknown>>("SELECT 1")
-    )
-    expect(rows).toHaveLength(1)
-  })
+  it.each(["mariadb:", "MariaDB:", "MYSQL:"])(
+    "a %s// URL is accepted (schemes are case-insensitive)",
+    async (scheme) => {
+      const rows = await withClient({ url: url.replace(/^mysql:/, scheme) }, (client) =>
+        client.query<Array<unknown>>("SELECT 1")
+      )
+      expect(rows).toHaveLength(1)
+    }
+  )
 
   it("the test server is the one configured", () => {
     expect(MYSQL_URL).toMatch(/^mysql:/)
