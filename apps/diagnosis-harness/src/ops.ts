@@ -2,6 +2,7 @@ import type { DiagnosisResult } from "@aiops-harness/agent"
 import { AuditHealth, type AuditObserver, type AuditReadiness } from "@aiops-harness/audit"
 import {
   type CanonicalInvocationStoreShape,
+  type CircuitSnapshot,
   CanonicalInvocationStore,
   type RunId,
   type ToolCallId
@@ -310,6 +311,15 @@ export const readiness = (config: AppConfig, timeoutMs = 1500) =>
 
 const BREAKER_STATES = ["CLOSED", "OPEN", "HALF_OPEN"] as const
 
+/** A breaker's gauges: 1 for its current state, 0 for the others, and the times it opened. */
+const setBreakerGauges = (
+  gauges: { readonly state: Gauge<"state">; readonly opened: Gauge },
+  breaker: Pick<CircuitSnapshot, "state" | "opened"> | null
+): void => {
+  for (const state of BREAKER_STATES) gauges.state.set({ state }, breaker?.state === state ? 1 : 0)
+  gauges.opened.set(breaker?.opened ?? 0)
+}
+
 /** Sets the gauges read from the audit's health and the `query_mysql` breaker (at scrape time). */
 const refreshGauges = Effect.gen(function* () {
   const metrics = yield* AppMetrics
@@ -319,10 +329,7 @@ const refreshGauges = Effect.gen(function* () {
     metrics.auditQueueDepth.set(status.queueDepth)
     metrics.auditDroppedWrites.set(status.droppedWrites)
     metrics.auditPendingRepairs.set(status.pendingRepairs)
-    for (const state of BREAKER_STATES) {
-      metrics.auditBreakerState.set({ state }, status.breaker?.state === state ? 1 : 0)
-    }
-    metrics.auditBreakerOpened.set(status.breaker?.opened ?? 0)
+    setBreakerGauges({ state: metrics.auditBreakerState, opened: metrics.auditBreakerOpened }, status.breaker)
   }
   const queryBreaker = yield* Effect.serviceOption(QueryMysqlBreaker)
   if (Option.isSome(queryBreaker)) {
@@ -331,10 +338,10 @@ const refreshGauges = Effect.gen(function* () {
       metrics.registry.registerMetric(metrics.queryMysqlBreakerState)
       metrics.registry.registerMetric(metrics.queryMysqlBreakerOpened)
     }
-    for (const state of BREAKER_STATES) {
-      metrics.queryMysqlBreakerState.set({ state }, snapshot.state === state ? 1 : 0)
-    }
-    metrics.queryMysqlBreakerOpened.set(snapshot.opened)
+    setBreakerGauges(
+      { state: metrics.queryMysqlBreakerState, opened: metrics.queryMysqlBreakerOpened },
+      snapshot
+    )
   }
 })
 
