@@ -20,8 +20,8 @@ export const PROJECTING_SUFFIX = ',"status":"PROJECTING","evidenceStatus":null}'
  *
  * Replies: `0` written, `1` not found, `{2, status}` illegal transition from `status`, `3` the
  * stored value is not a canonical invocation (corrupt). (Integers, not one-element tables: the
- * common reply costs Redis and the client no array.) A code in a one-element table, as earlier
- * versions of this script replied, is read the same.
+ * common reply costs Redis and the client no array.) The store reads a code from an integer or
+ * from a table's first element (the `{2, status}` form), so a one-element table reads the same.
  */
 export const TRANSITION_LUA = `
 local suffix = '${PROJECTING_SUFFIX}'
