@@ -148,6 +148,36 @@ describe("normalizeLogMessage", () => {
     expect(normalizeLogMessage("AuthFail:sts:5_rsn:0.xml")).not.toBe("AuthFail:<*>")
   })
 
+  it("a date written with month or weekday names is a variable; such a name with no number beside it is a word", () => {
+    expect(normalizeLogMessage("connection at Tue Jul 9 21:07:05 2024")).toBe("connection at <*>")
+    expect(normalizeLogMessage("started at Jul 2, 2024 1:56:19 PM: exit code 3")).toBe(
+      "started at <*> <*>, <*> <*>: exit code <*>"
+    )
+    expect(normalizeLogMessage("Date: Mon, 19 Oct 2024 03:52:58 GMT")).toBe("Date: <*>, <*> GMT")
+    expect(normalizeLogMessage("seen (Tue Jul 9 21:07:05 2024)")).toBe("seen (<*> <*> <*>)")
+    expect(normalizeLogMessage("expires 09-Jul-2024 12:00:00 and 2024-JUL-09")).toBe("expires <*> and <*>")
+    expect(normalizeLogMessage("window opens every Sun at 03:00")).toBe("window opens every Sun at <*>")
+    expect(normalizeLogMessage("report for March is ready")).toBe("report for March is ready")
+    expect(normalizeLogMessage("May I retry")).toBe("May I retry")
+    expect(normalizeLogMessage("build alt0-Jan")).toBe("build alt<*>-Jan")
+  })
+
+  it("lines that differ only in the weekday or month of a date are one pattern", () => {
+    const days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    const months = ["Jan", "Mar", "May", "Jul", "Sep", "Nov"]
+    const lines: string[] = []
+    for (let i = 0; i < 84; i++) {
+      const when = `${days[i % 7]} ${months[i % 6]} ${1 + (i % 28)} 1${i % 10}:0${i % 6}:2${i % 9} 2024`
+      lines.push(i % 2 === 0 ? `session opened at ${when}` : `alarm set to ${when} for pid ${300 + i}`)
+    }
+    const { patterns, patternIds } = groupLogPatterns(lines)
+    expect(patterns.map((p) => p.template).sort()).toEqual([
+      "alarm set to <*> for pid <*>",
+      "session opened at <*>"
+    ])
+    expect(patternIds.every((id, i) => id === patternIds[i % 2])).toBe(true)
+  })
+
   it("keeps apart short lines that differ only in a keyed or plain word after a variable", () => {
     const lines: string[] = []
     for (let i = 0; i < 30; i++) {
@@ -396,6 +426,9 @@ describe("line signatures", () => {
         "a",
         "ab",
         "user",
+        "Jul",
+        "Mon,",
+        "PM",
         "x1",
         "ab12",
         "0x1f",
@@ -438,6 +471,8 @@ describe("line signatures", () => {
         "ab",
         "ms",
         "KB)",
+        "Jul",
+        "(Tue",
         "x1",
         "ab12",
         "0x1f",

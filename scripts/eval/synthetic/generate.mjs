@@ -21,8 +21,11 @@ const opt = (name, def) => {
 }
 const SEED = Number(opt("--seed", "1"))
 const OUT = opt("--out", "/tmp/synthetic-logs")
+// --set dated: the second, smaller held-out set (dates written with month and weekday names).
+const SET = opt("--set", "main")
 const LINES = 2000
 if (!Number.isInteger(SEED)) fail("--seed must be an integer")
+if (SET !== "main" && SET !== "dated") fail("--set must be main or dated")
 
 function mulberry32(a) {
   return () => {
@@ -1362,6 +1365,101 @@ const SYSTEMS = {
 }
 
 // ---------------------------------------------------------------- generation and checks
+
+// ---------------------------------------------------------------- the "dated" set (--set dated)
+// Written before the grouping had any rule for month or weekday names, never tuned on: dates as C
+// (ctime), Java (DateFormat MEDIUM), RFC 1123 and syslog print them inside messages, each one
+// variable (Loghub's convention); a weekday or month name that is not part of a date stays text.
+const DAY = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+const FULLMON = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December"
+]
+const hms = () => `${pad(int(0, 23))}:${pad(int(0, 59))}:${pad(int(0, 59))}`
+const D = {
+  ctime: () =>
+    `${pick(DAY)} ${pick(MON)} ${String(int(1, 28)).padStart(2, " ")} ${hms()} 2024`.replace(/ {2,}/g, " "),
+  javadate: () =>
+    `${pick(MON)} ${int(1, 28)}, 2024 ${int(1, 12)}:${pad(int(0, 59))}:${pad(int(0, 59))} ${pick(["AM", "PM"])}`,
+  rfc1123: () => `${pick(DAY)}, ${pad(int(1, 28))} ${pick(MON)} 2024 ${hms()} GMT`,
+  longdate: () => `${pick(FULLMON)} ${int(1, 28)}, 2024`,
+  dayhm: () => `${pick(DAY)} ${pad(int(0, 23))}:${pad(int(0, 59))}`,
+  job: () =>
+    zpick([
+      "nightly-backup",
+      "reindex",
+      "invoice-run",
+      "cleanup-tmp",
+      "sync-ldap",
+      "rotate-keys",
+      "export-metrics",
+      "purge-sessions",
+      "warm-cache",
+      "report-daily",
+      "vacuum",
+      "mail-digest"
+    ]),
+  hm: () => `${pad(int(0, 23))}:${pad(int(0, 59))}`
+}
+for (const k of ["ctime", "javadate", "rfc1123", "longdate", "dayhm"]) MULTI.add(k)
+const DATED = {
+  Scheduler: {
+    vars: D,
+    templates: [
+      [300, `job @{job} started at @{javadate}`],
+      [280, `job @{job} finished at @{javadate} in @{ms}`],
+      [60, `job @{job} failed at @{javadate}: exit code @{int:1-255}`],
+      [90, `next run of @{job} scheduled for @{javadate}`],
+      [40, `job @{job} skipped: previous run still active since @{javadate}`],
+      [30, `maintenance window opens every Sun at @{hm}`],
+      [25, `maintenance window closes every Sun at @{hm}`],
+      [50, `lock @{hex:16} acquired by worker-@{int:1-12}`],
+      [50, `lock @{hex:16} released by worker-@{int:1-12}`],
+      [20, `calendar loaded: @{int:1-40} holidays until @{longdate}`],
+      [15, `job @{job} is paused until @{longdate}`],
+      [70, `worker-@{int:1-12} heartbeat at @{javadate}`],
+      [12, `clock skew of @{ms} detected on worker-@{int:1-12}`],
+      [10, `retention: deleted @{int} runs older than @{longdate}`],
+      [8, `job @{job} window is @{dayhm} to @{dayhm}`],
+      [5, `scheduler started, @{int:1-80} jobs registered`],
+      [3, `scheduler stopping: received SIGTERM`],
+      [20, `trigger @{job} fired @{int:1-500} ms late`]
+    ]
+  },
+  LegacyDaemon: {
+    vars: { ...D, user: () => zpick(USERS) },
+    templates: [
+      [320, `connection from @{ip} (@{ip}) at @{ctime}`],
+      [200, `session for @{user} closed at @{ctime}`],
+      [120, `session for @{user} opened at @{ctime}`],
+      [90, `alarm set to @{ctime} for pid @{pid}`],
+      [80, `HTTP/1.1 @{status} sent to @{ip}, Date: @{rfc1123}`],
+      [60, `If-Modified-Since @{rfc1123} matched, 304 for @{ip}`],
+      [60, `cache entry @{hex:12} expires @{rfc1123}`],
+      [40, `config reloaded at @{ctime} by pid @{pid}`],
+      [40, `daemon started at @{ctime}, version @{semver}`],
+      [30, `daemon exiting at @{ctime} on signal @{int:1-31}`],
+      [30, `log rotated at @{ctime}: @{size} archived`],
+      [25, `backup window: every Sat from @{hm} to @{hm}`],
+      [20, `license valid until @{longdate}`],
+      [20, `spool @{int} bytes at @{ctime}`],
+      [15, `peer @{ip} last seen @{ctime}, marking down`],
+      [10, `queue run started at @{ctime} with @{int:1-900} messages`],
+      [6, `ALERT disk full at @{ctime}`]
+    ]
+  }
+}
+
 const SLOT = /@\{(\w+)(?::([^}]*))?\}/g
 const escRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
@@ -1437,9 +1535,10 @@ function fail(message) {
 }
 
 mkdirSync(OUT, { recursive: true })
-const names = Object.keys(SYSTEMS)
+const SELECTED = SET === "dated" ? DATED : SYSTEMS
+const names = Object.keys(SELECTED)
 names.forEach((name, sysIndex) => {
-  const system = SYSTEMS[name]
+  const system = SELECTED[name]
   rnd = mulberry32((SEED * 1000003 + sysIndex * 7919) >>> 0)
   pools = new Map()
   const tpls = system.templates.map(([, t]) => compile(system, t))

@@ -1,6 +1,10 @@
 import {
   BRACKET_WILDCARD,
   BRACKETED_WILDCARD,
+  type DateTokenView,
+  dateWordMask,
+  isBareVariable,
+  maskDateWords,
   maskDigitToken,
   maskToken,
   OPEN_WILDCARD,
@@ -69,6 +73,8 @@ interface Vocabulary {
   readonly wordish: number[]
   /** 1 when the token holds a `<*>`. */
   readonly wild: number[]
+  /** The id of the token's masked form when it is a date word, -1 when not, -2 until asked. */
+  readonly date: number[]
   /**
    * Whether `ids` may lack words added by {@link addPlain} (true until a line takes the regex
    * split, which fills it in: see there).
@@ -84,6 +90,7 @@ function intern(vocab: Vocabulary, token: string): number {
     vocab.words.push(token)
     vocab.wordish.push(-1)
     vocab.wild.push(token.includes(WILDCARD) ? 1 : 0)
+    vocab.date.push(-2)
   }
   return id
 }
@@ -100,7 +107,25 @@ function addPlain(vocab: Vocabulary, token: string): number {
   vocab.words.push(token)
   vocab.wordish.push(-1)
   vocab.wild.push(0)
+  vocab.date.push(-2)
   return id
+}
+
+/** {@link maskDateWords} over vocabulary ids (a token's date mask is looked up once). */
+function dateView(vocab: Vocabulary): DateTokenView<number> {
+  return {
+    dateMask: (id) => {
+      let d = vocab.date[id]!
+      if (d === -2) {
+        const masked = vocab.wild[id] === 1 ? undefined : dateWordMask(vocab.words[id]!)
+        d = masked === undefined ? -1 : intern(vocab, masked)
+        vocab.date[id] = d
+      }
+      return d < 0 ? undefined : d
+    },
+    isBareVariable: (id) => vocab.wild[id] === 1 && isBareVariable(vocab.words[id]!),
+    isWild: (id) => vocab.wild[id] === 1
+  }
 }
 
 /** Whether token `id` looks like a constant word (computed once, on first use). */
@@ -123,7 +148,15 @@ function isWordish(vocab: Vocabulary, id: number): boolean {
 export class PatternGrouper {
   private readonly maxSplit: number
   private readonly maxTokens: number
-  private readonly vocab: Vocabulary = { ids: new Map(), words: [], wordish: [], wild: [], partial: true }
+  private readonly vocab: Vocabulary = {
+    ids: new Map(),
+    words: [],
+    wordish: [],
+    wild: [],
+    date: [],
+    partial: true
+  }
+  private readonly dates: DateTokenView<number> = dateView(this.vocab)
   private readonly typeOfSignature = new SignatureTable(512)
   private readonly tokens: number[][] = []
   private readonly weight: number[] = []
@@ -219,7 +252,7 @@ export class PatternGrouper {
       // Only the first maxTokens are kept, and later tokens never change earlier ones.
       if (out.length === max) break
     }
-    return out
+    return maskDateWords(out, this.dates)
   }
 
   /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
@@ -257,7 +290,7 @@ export class PatternGrouper {
       out.push(id)
     }
     if (out.length > this.maxTokens) out.length = this.maxTokens
-    return out
+    return maskDateWords(out, this.dates)
   }
 
   /** Number of types so far (type ids are 0 .. typeCount - 1). */

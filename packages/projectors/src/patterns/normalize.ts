@@ -103,6 +103,36 @@ function keyedWildcard(masked: string): string {
   return `${masked.slice(0, eq + 1)}${WILDCARD}${masked.slice(end)}`
 }
 
+/** Month and weekday names as C (`ctime`), Java, RFC 1123 and syslog print them, and AM/PM. */
+const DATE_WORDS: ReadonlySet<string> = new Set(
+  [
+    ..."Jan Feb Mar Apr May Jun Jul Aug Sep Sept Oct Nov Dec".split(" "),
+    ..."January February March April June July August September October November December".split(" "),
+    ..."Mon Tue Wed Thu Fri Sat Sun Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split(" ")
+  ].flatMap((w) => [w, w.toUpperCase()])
+)
+  .add("AM")
+  .add("PM")
+
+/**
+ * A month or weekday name inside a token, right after a masked number or right before one, across
+ * at most three punctuation characters (`09-Jul-2024`, `2024-Jul-09`): part of a date.
+ * `afterNumber`: the run before it was masked.
+ */
+function dateRun(token: string, i: number, j: number, afterNumber: boolean): boolean {
+  if (j - i < 3 || j - i > 9 || !DATE_WORDS.has(token.slice(i, j))) return false
+  if (afterNumber) return true
+  let k = j
+  while (k < token.length && k - j < 3 && !isAlnum(token.charCodeAt(k))) k++
+  if (k === j || k === token.length || !isAlnum(token.charCodeAt(k))) return false
+  // The next run must be one masking masks (what the line signature tells apart), not any digit.
+  let end = k
+  let digits = 0
+  for (; end < token.length && isAlnum(token.charCodeAt(end)); end++)
+    if (isDigit(token.charCodeAt(end))) digits++
+  return digits > 0 && numericRun(token, k, end, digits)
+}
+
 /**
  * Mask one whitespace-free token in a single pass: alphanumeric runs that look numeric become `<*>`
  * (a minus sign in front of them after a non-word character goes too, as in `blk_-42`), a `<*>`
@@ -151,7 +181,7 @@ export function maskDigitToken(token: string): string {
       if (isDigit(d)) digits++
       j++
     }
-    if (numericRun(token, i, j, digits)) {
+    if (numericRun(token, i, j, digits) || (digits === 0 && dateRun(token, i, j, lastWild))) {
       // Drop a sign: "-" right before the number, itself after a non-word character or the start
       // (the only word character it can follow is the last letter of a kept word).
       let keep = i
@@ -191,9 +221,96 @@ export const PAREN_WILDCARD_COMMA = `(${WILDCARD}),`
 export const BRACKETED_WILDCARD = `[${WILDCARD}]`
 
 /**
+ * The masked form of a date word (`Jul`, `Mon,`, `PM:`, `(Tue`: a month or weekday name or AM/PM
+ * with the leading brackets and trailing punctuation a bare variable keeps, see
+ * {@link maskDigitToken}): `<*>` with that punctuation; `undefined` for any other token.
+ */
+export function dateWordMask(token: string): string | undefined {
+  const n = token.length
+  if (n < 2 || n > 14) return undefined
+  let s = 0
+  while (s < n && LEAD_CHARS.includes(token[s]!)) s++
+  const first = token.charCodeAt(s)
+  if (first < 65 || first > 90) return undefined
+  let e = n
+  while (e > s && TRAIL_CHARS.includes(token[e - 1]!)) e--
+  if (!DATE_WORDS.has(s === 0 && e === n ? token : token.slice(s, e))) return undefined
+  return token.slice(0, s) + WILDCARD + token.slice(e)
+}
+
+/** A masked token that is variables and punctuation only (a number, a time, an IP: `<*>`, `<*>,`). */
+export function isBareVariable(masked: string): boolean {
+  if (!masked.includes(WILDCARD)) return false
+  for (let i = 0; i < masked.length; i++) {
+    if (masked.startsWith(WILDCARD, i)) {
+      i += WILDCARD.length - 1
+      continue
+    }
+    if (isAlnum(masked.charCodeAt(i))) return false
+  }
+  return true
+}
+
+/** How {@link maskDateWords} reads a token (a masked string, or the grouper's vocabulary id). */
+export interface DateTokenView<T> {
+  /** The token's masked form when it is a date word (see {@link dateWordMask}), else `undefined`. */
+  readonly dateMask: (token: T) => T | undefined
+  readonly isBareVariable: (token: T) => boolean
+  /** Whether the token holds a `<*>` (equal neighbours of that kind collapse into one). */
+  readonly isWild: (token: T) => boolean
+}
+
+/**
+ * Dates written with words are variables like numeric ones: a month or weekday name (or AM/PM)
+ * next to a bare variable, directly or through other such names, is masked (`Tue Jul 9 21:07:05
+ * 2024`, `Jul 2, 2024 1:56:19 PM`, `Mon, 19 Oct 2024 ...` each become variables only), and equal
+ * variable tokens that end up adjacent collapse as in {@link maskedTokens}. A name with no number
+ * beside it (`every Sun at`, `report for March`) stays a word. Returns `tokens` itself when no
+ * token changes.
+ */
+export function maskDateWords<T>(tokens: T[], view: DateTokenView<T>): T[] {
+  const n = tokens.length
+  let masks: (T | undefined)[] | undefined
+  for (let i = 0; i < n; i++) {
+    const m = view.dateMask(tokens[i]!)
+    if (m === undefined) continue
+    masks ??= new Array(n)
+    masks[i] = m
+  }
+  if (masks === undefined) return tokens
+  const dated = masks
+  const out: T[] = []
+  let changed = false
+  for (let i = 0; i < n; i++) {
+    let tok = tokens[i]!
+    const m = dated[i]
+    if (m !== undefined) {
+      let a = i - 1
+      while (a >= 0 && dated[a] !== undefined) a--
+      let b = i + 1
+      while (b < n && dated[b] !== undefined) b++
+      if ((a >= 0 && view.isBareVariable(tokens[a]!)) || (b < n && view.isBareVariable(tokens[b]!))) {
+        tok = m as NonNullable<T>
+        changed = true
+      }
+    }
+    if (out.length > 0 && out[out.length - 1] === tok && view.isWild(tok)) continue
+    out.push(tok)
+  }
+  return changed ? out : tokens
+}
+
+const STRING_DATE_VIEW: DateTokenView<string> = {
+  dateMask: dateWordMask,
+  isBareVariable,
+  isWild: (token) => token.includes(WILDCARD)
+}
+
+/**
  * Tokenize and mask a message. Numbers followed by a unit word merge into one variable, a
  * parenthesised lone variable ("(1.16 KB)", "(0x01)") is dropped as an optional annotation, and
- * runs of the same variable-bearing token (lists of ids, stack addresses) collapse into one.
+ * runs of the same variable-bearing token (lists of ids, stack addresses) collapse into one, and
+ * dates written with month or weekday names are variables ({@link maskDateWords}).
  * (`PatternGrouper` applies the same rules on token ids.)
  */
 export function maskedTokens(message: string): string[] {
@@ -218,7 +335,7 @@ export function maskedTokens(message: string): string[] {
     if (out.length > 0 && out[out.length - 1] === tok && tok.includes(WILDCARD)) continue
     out.push(tok)
   }
-  return out
+  return maskDateWords(out, STRING_DATE_VIEW)
 }
 
 /** The masking step alone: variable tokens become `<*>`, whitespace collapses to single spaces. */
