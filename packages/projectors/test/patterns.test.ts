@@ -176,6 +176,17 @@ describe("normalizeLogMessage", () => {
       "session opened at <*>"
     ])
     expect(patternIds.every((id, i) => id === patternIds[i % 2])).toBe(true)
+    // A date word at the maxTokens limit still sees the number after it.
+    const cut = groupLogPatterns(
+      ["ran Mon 5 ok", "ran Tue 6 ok", "ran Wed 7 ok", "ran Mon 8 ok", "ran Tue 9 ok", "ran Wed 4 ok"],
+      { maxTokens: 2 }
+    )
+    expect(cut.patterns.map((p) => p.template)).toEqual(["ran <*>"])
+    // The same through the regex split (non-ASCII whitespace).
+    const split = groupLogPatterns(["ran\u00a0Mon 5", "ran\u00a0Tue 6", "ran\u00a0Mon 8", "ran\u00a0Tue 9"], {
+      maxTokens: 2
+    })
+    expect(split.patterns.map((p) => p.template)).toEqual(["ran <*>"])
   })
 
   it("keeps apart short lines that differ only in a keyed or plain word after a variable", () => {

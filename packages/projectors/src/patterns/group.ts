@@ -111,6 +111,15 @@ function addPlain(vocab: Vocabulary, token: string): number {
   return id
 }
 
+/** Tokens read past `maxTokens` so that a date cut by the limit is still recognised. */
+const DATE_LOOKAHEAD = 8
+
+/** `tokens` cut to its first `max`. */
+function firstTokens(tokens: number[], max: number): number[] {
+  if (tokens.length > max) tokens.length = max
+  return tokens
+}
+
 /** {@link maskDateWords} over vocabulary ids (a token's date mask is looked up once). */
 function dateView(vocab: Vocabulary): DateTokenView<number> {
   return {
@@ -249,10 +258,11 @@ export class PatternGrouper {
       if (id === paren || id === parenComma || id === bracketed) continue
       if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
       out.push(id)
-      // Only the first maxTokens are kept, and later tokens never change earlier ones.
-      if (out.length === max) break
+      // Only the first maxTokens are kept. A later token changes an earlier one only as the
+      // number beside a date word (maskDateWords): a few more are read for that, then cut.
+      if (out.length === max + DATE_LOOKAHEAD) break
     }
-    return maskDateWords(out, this.dates)
+    return firstTokens(maskDateWords(out, this.dates), max)
   }
 
   /** {@link maskedIds} for lines with non-ASCII whitespace: the regex split. */
@@ -289,8 +299,7 @@ export class PatternGrouper {
       if (out.length > 0 && out[out.length - 1] === id && wild[id] === 1) continue
       out.push(id)
     }
-    if (out.length > this.maxTokens) out.length = this.maxTokens
-    return maskDateWords(out, this.dates)
+    return firstTokens(maskDateWords(out, this.dates), this.maxTokens)
   }
 
   /** Number of types so far (type ids are 0 .. typeCount - 1). */
