@@ -655,6 +655,42 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
   },
   {
     source: "cli",
+    line: "+ sshpass -p 'Ss4hpw!x' ssh -p 2222 deploy@bastion && docker login -u ci-bot -p Dk4rPw9 registry && docker run -p 8080:80 web",
+    gone: ["Ss4hpw!x", "Dk4rPw9"],
+    stay: ["ssh -p 2222", "docker login -u ci-bot -p", "docker run -p 8080:80 web"]
+  },
+  {
+    source: "cli",
+    line: 'redis-cli -h cache -a "R3d1sPw" ping; redis-cli -h cache -p 6380 ping; mkdir -p /var/lib/redis',
+    gone: ["R3d1sPw"],
+    stay: ["redis-cli -h cache -a", "-p 6380 ping", "mkdir -p"]
+  },
+  {
+    source: "cli",
+    line: "curl -fsS -u admin:'Cu4lPw' https://api/x; curl --user svc:Cu5lPw -X POST https://api/y; curl -u admin https://api/z",
+    gone: ["Cu4lPw", "Cu5lPw"],
+    stay: ["-u admin:", "--user svc:", "curl -u admin https"]
+  },
+  {
+    source: "cli",
+    line: "sqlcmd -S sql01 -U sa -P Sq1Pw -Q x | ldapsearch -x -w 'Ld4pPw' -b dc=x | mongosh -u app -p M0ngoPw --port 27018",
+    gone: ["Sq1Pw", "Ld4pPw", "M0ngoPw"],
+    stay: ["sqlcmd -S sql01 -U sa -P", "ldapsearch -x -w", "--port 27018"]
+  },
+  {
+    source: "cli",
+    line: "smbclient //fs/share -U backup%Smb4Pw -c ls; sqlplus system/Orc1Pw@//db:1521/ORCL; expdp userid=scott/T1ger dumpfile=x.dmp; sqlplus -s /nolog",
+    gone: ["Smb4Pw", "Orc1Pw", "T1ger"],
+    stay: ["-U backup%", "sqlplus system/", "sqlplus -s /nolog"]
+  },
+  {
+    source: "cli",
+    line: "zip -P Z1pPw backup.zip db.sql; 7z a -p7zPw s.7z s/; htpasswd -b /etc/nginx/.htpasswd admin Ht4Pw; echo 'St1nPw' | docker login --password-stdin -u ci reg",
+    gone: ["Z1pPw", "7zPw", "Ht4Pw", "St1nPw"],
+    stay: ["backup.zip", "htpasswd -b /etc/nginx/.htpasswd admin", "--password-stdin -u ci"]
+  },
+  {
+    source: "cli",
     line: "JAVA_OPTS=-Dspring.datasource.password=Spr1ngPw -Dspring.datasource.hikari.connection-timeout=30000 curl --api-key abcKEY123",
     gone: ["Spr1ngPw", "abcKEY123"],
     stay: ["spring.datasource.hikari.connection-timeout=30000", "curl --api-key"]

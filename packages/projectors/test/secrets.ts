@@ -221,6 +221,26 @@ export const SECRET_SHAPES: ReadonlyArray<SecretShape> = [
   },
   {
     kind: "secret",
+    name: "tool password option",
+    arb: fc
+      .tuple(
+        fc.constantFrom(
+          (v: string) => `sshpass -p ${v} ssh -p 2222 deploy@bastion`,
+          (v: string) => `docker login -u ci -p '${v}' registry`,
+          (v: string) => `redis-cli -h cache -a "${v}" ping`,
+          (v: string) => `curl -fsS -u admin:${v} https://api/x`,
+          (v: string) => `sqlcmd -S db -U sa -P ${v} -Q x`,
+          (v: string) => `ldapwhoami -x -w ${v}`,
+          (v: string) => `smbclient //fs/s -U svc%${v} -c ls`,
+          (v: string) => `sqlplus app/${v}@//db:1521/X`,
+          (v: string) => `echo '${v}' | podman login --password-stdin reg`
+        ),
+        marked(chars(ALNUM + "!%*", 6, 20))
+      )
+      .map(([line, v]) => [line(v), v] as const)
+  },
+  {
+    kind: "secret",
     name: "password in prose",
     arb: fc
       .tuple(

@@ -28,7 +28,8 @@ export { PLACEHOLDERS } from "./rules.js"
 
 /**
  * Secrets only: private keys, credentials in URLs, JWTs, cloud/SaaS key shapes and webhook URLs,
- * `key=value` / JSON-field secrets, secret CLI flags (`--password x`, mysql `-px`), passwords in
+ * `key=value` / JSON-field secrets, secret CLI flags (`--password x`) and tools' own password
+ * options (`mysql -px`, `sshpass -p x`, `curl -u user:x`, ... see cli.ts), passwords in
  * prose, bearer/basic auth and high-entropy values after a secret key word.
  * Leaves hosts, IPs and identifiers alone (used for document sources and titles).
  */

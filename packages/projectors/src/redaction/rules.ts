@@ -1,5 +1,7 @@
 import { isHexRun, isPrefixedBody, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
 import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
+import { redactCliPasswords } from "./cli.js"
+import { PLACEHOLDERS } from "./placeholders.js"
 import { VENDOR_HINT_RE, VENDOR_HINTED_RE, VENDOR_PREFIXED_STICKY_RE } from "./vendors.js"
 /**
  * The redaction catalogue: each rule is one linear-time pass (bounded quantifiers, anchored
@@ -7,21 +9,8 @@ import { VENDOR_HINT_RE, VENDOR_HINTED_RE, VENDOR_PREFIXED_STICKY_RE } from "./v
  * little. Every redaction leaves a typed placeholder.
  */
 
-export const PLACEHOLDERS = {
-  ip: "<IP>",
-  host: "<HOST>",
-  email: "<EMAIL>",
-  pod: "<POD>",
-  pid: "<PID>",
-  secret: "<SECRET>",
-  jwt: "<JWT>",
-  privateKey: "<PRIVATE_KEY>",
-  urlCredentials: "<URL_CREDENTIALS>",
-  sqlLiteral: "<SQL_LITERAL>",
-  stackTrace: "<STACK_TRACE>"
-} as const
-/** A typed placeholder that replaces a redacted value (`<SECRET>`, `<IP>`, `<HOST>`, ...). */
-export type Placeholder = (typeof PLACEHOLDERS)[keyof typeof PLACEHOLDERS]
+export type { Placeholder } from "./placeholders.js"
+export { PLACEHOLDERS } from "./placeholders.js"
 
 const P = PLACEHOLDERS
 
@@ -464,11 +453,6 @@ export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string =
 const FLAG_RE =
   /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=(?:passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(?:[_-](?:hash|file|value|b64|base64))?)(=|[ \t]+)(?![-<\s])/gi
 
-/** The mysql client family, whose `-p<password>` (no space) carries the password. */
-const MYSQL_CMD_RE =
-  /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlshow|mariadb|mariadb-dump)(?:\.exe)?[ \t][^\r\n]{0,4000}/g
-const MYSQL_P_RE = /(?<=[ \t])-p(?:'[^'\r\n]{0,256}'|"[^"\r\n]{0,256}"|(?![<\s'"])[^\s'"]{1,256})/g
-
 /** `password hunter2 rejected`, `the password was Winter2024!` (a value with a digit or symbol). */
 const PROSE_PASSWORD_RE =
   /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?![:=])(?=([^\s<`'"]{4,256}))\3/gi
@@ -490,9 +474,7 @@ const PROSE_HINT_RE =
 export const redactFlagsAndProse = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
   if (out.includes("-") && /(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
-  if (/mysql|mariadb/.test(out)) {
-    out = out.replace(MYSQL_CMD_RE, (command) => command.replace(MYSQL_P_RE, `-p${P.secret}`))
-  }
+  out = redactCliPasswords(out)
   const prose = hint ? PROSE_HINT_RE.exec(out) : null
   if (prose === null) return out
   if (prose[1] !== undefined || /passw|passphrase|pwd/i.test(out)) {

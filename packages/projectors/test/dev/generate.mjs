@@ -224,6 +224,45 @@ for (const l of ORD)
       .map((w) => w.replace(/:$/, ""))
   )
 
+// ---- passwords given to command-line tools (tuning lines for the command table, Dec 1) ----
+const q = (v) => pick([v, `'${v}'`, `"${v}"`])
+const cliValue = () => pick([() => mixed(AN, 12), () => `${mixed(LO + DG, 8)}_${mixed(UP + DG, 5)}`])()
+const CLI = [
+  (v) => `sshpass -p ${q(v)} scp build.tgz ops@jump:/tmp`,
+  (v) => `sshpass -p${v} rsync -a dist/ web:/srv`,
+  (v) => `docker login registry.gitlab.com -u gitlab-ci-token -p ${v}`,
+  (v) => `redis-cli -a ${q(v)} info replication`,
+  (v) => `redis-cli -n 2 -a ${v} keys 'sess:*'`,
+  (v) => `curl -s -u deploy:${q(v)} https://nexus.internal/repository/raw/`,
+  (v) => `curl --proxy-user proxy:${v} -x http://proxy:3128 https://example.org`,
+  (v) => `mongo admin -u root -p ${q(v)} --eval 'db.serverStatus()'`,
+  (v) => `bcp dbo.orders out orders.dat -S sql02 -U loader -P ${v} -c`,
+  (v) => `ldapwhoami -x -D uid=svc,ou=apps,dc=corp -w ${q(v)}`,
+  (v) => `7z a -p${v} secrets.7z secrets/`,
+  (v) => `rpcclient -U admin%${v} 10.1.2.3 -c enumdomusers`,
+  (v) => `expdp scott/${v}@orclpdb directory=DUMP dumpfile=s.dmp`,
+  (v) => `printf '%s' '${v}' | helm registry login ghcr.io -u bot --password-stdin`
+]
+for (const fmt of CLI) {
+  for (let k = 0; k < 2; k++) {
+    const v = cliValue()
+    add("cli", fmt(v), [v])
+  }
+}
+const CLI_ORD = [
+  ["scp -P 2200 build.tgz ops@jump:/tmp", ["2200"]],
+  ["docker run --rm -p 9090:9090 prom/prometheus", ["9090:9090", "prom/prometheus"]],
+  ["redis-cli -p 6381 -n 3 dbsize", ["6381", "dbsize"]],
+  ["curl -u deploy https://nexus.internal/service/rest/v1/status", ["deploy"]],
+  ["mongo --port 27019 admin --eval 'rs.status()'", ["27019", "admin"]],
+  ["unzip -o -q release.zip -d /opt/app", ["release.zip"]],
+  ["ldapwhoami -x -H ldaps://ldap.corp", ["ldapwhoami"]],
+  ["useradd -m -s /bin/bash -p '!' builder", ["builder", "useradd"]],
+  ["netstat -anp | grep 8080", ["8080", "netstat"]],
+  ["nc -zv db 5432", ["5432"]]
+]
+for (const [line, keep] of CLI_ORD) add("cli-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -675,6 +675,65 @@ for (const line of ORDINARY) {
 add("ordinary", "cache-token-01:6379 connected", [], ["connected"])
 add("ordinary", "redis qaa-pwd-00:6379 ready", [], ["ready"])
 
+// ---- passwords given to command-line tools (Dec 1, session 25; written before the detector
+// had any command-specific rule but mysql's, never tuned on) ---------------------------------
+// Each tool's own password option, in the quoting shells and CI logs show; some tools here have
+// no rule on purpose (the check measures whether the forms generalize). Then the same tools with
+// the same letters meaning something else (a port, a user, a path): nothing secret there.
+const quoted = (v) => pick([v, `'${v}'`, `"${v}"`])
+const CLI = [
+  ["sshpass", (v) => `sshpass -p ${quoted(v)} ssh -o StrictHostKeyChecking=no deploy@bastion`],
+  ["docker login", (v) => `+ docker login -u ci-bot -p ${v} registry.example.com`],
+  ["podman login", (v) => `podman login --username ci -p ${quoted(v)} quay.io`],
+  ["redis-cli", (v) => `redis-cli -h cache -a ${quoted(v)} --no-auth-warning ping`],
+  ["curl -u", (v) => `curl -fsS -u admin:${v} https://api.example.com/v1/health`],
+  ["curl --user", (v) => `curl --user "svc:${v}" -X POST https://api.example.com/v1/jobs`],
+  [
+    "mongosh",
+    (v) => `mongosh "mongodb://db:27017/app" -u app -p ${quoted(v)} --authenticationDatabase admin`
+  ],
+  ["sqlcmd", (v) => `sqlcmd -S sql01 -U sa -P ${quoted(v)} -Q "SELECT 1"`],
+  ["ldapsearch", (v) => `ldapsearch -x -D "cn=admin,dc=example,dc=org" -w ${quoted(v)} -b dc=example,dc=org`],
+  ["sqlplus", (v) => `sqlplus system/${v}@//db:1521/ORCL @report.sql`],
+  ["zip", (v) => `zip -P ${v} backup.zip dump.sql`],
+  ["smbclient", (v) => `smbclient //fs/share -U backup%${v} -c ls`],
+  ["az login", (v) => `az login --service-principal -u ${uuid()} -p ${v} --tenant ${uuid()}`],
+  ["htpasswd", (v) => `htpasswd -b /etc/nginx/.htpasswd admin ${v}`],
+  ["echo | login", (v) => `echo ${v} | docker login --password-stdin -u ci registry.example.com`]
+]
+for (const [tool, fmt] of CLI) {
+  for (let k = 0; k < 3; k++) {
+    // Shell-safe values (a `$` or `!` would be expanded by the shell the command came from).
+    const v = pick([
+      () => mixed(AN, 16),
+      () => `${mixed(LO + DG, 10)}-${mixed(UP + DG, 6)}`,
+      () => str(HEX, 32)
+    ])()
+    add(`cli:${tool}`, fmt(v), [v])
+  }
+}
+const CLI_ORDINARY = [
+  ["ssh -p 2222 deploy@bastion uptime", ["2222", "uptime"]],
+  ["docker run -d -p 8080:80 --name web nginx:1.27", ["8080:80", "nginx:1.27"]],
+  ["mkdir -p /var/lib/app/cache", ["mkdir"]],
+  ["curl -u admin https://api.example.com/v1/health", ["admin"]],
+  ["redis-cli -h cache -p 6380 --scan --pattern sess:*", ["6380", "--scan"]],
+  ["grep -w ERROR app.log | tail -n 50", ["ERROR", "app.log"]],
+  ["cp -a /srv/app/releases/current /srv/app/releases/previous", ["cp"]],
+  ["ps -u postgres -o pid,cmd --sort=-pcpu", ["postgres", "pid,cmd"]],
+  ["mongosh --port 27018 --quiet --eval db.stats()", ["27018", "--quiet"]],
+  ['sqlcmd -S sql01 -d master -Q "SELECT name FROM sys.databases"', ["sql01", "master"]],
+  ["zip -r logs.zip /var/log/app", ["logs.zip"]],
+  ["sshpass -f /run/secrets/deploy_pw ssh deploy@bastion", ["sshpass", "deploy@bastion"]],
+  ["docker login -u ci-bot --password-stdin registry.example.com", ["ci-bot", "--password-stdin"]],
+  ["ldapsearch -x -LLL -b dc=example,dc=org uid=jdoe mail", ["uid=jdoe", "mail"]],
+  ["smbclient -L //fs -N", ["smbclient"]],
+  ["pg_dump -U app -h db -p 5432 orders > orders.sql", ["5432", "orders.sql"]],
+  ["iperf3 -c 10.0.0.5 -p 5201 -t 30", ["5201"]],
+  ["sqlplus -s /nolog @check.sql", ["/nolog", "@check.sql"]]
+]
+for (const [line, keep] of CLI_ORDINARY) add("cli-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length

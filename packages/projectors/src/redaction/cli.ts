@@ -1,0 +1,195 @@
+import { PLACEHOLDERS } from "./placeholders.js"
+
+/**
+ * Passwords given to command-line tools by their own short options, which no key word names:
+ * `sshpass -p X`, `docker login -p X`, `redis-cli -a X`, `curl -u user:X`, `sqlcmd -P X`,
+ * `ldapsearch -w X`, `smbclient -U user%X`, `sqlplus user/X@db`, `mysql -pX`, `htpasswd -b file
+ * user X`, `echo X | docker login --password-stdin`. The same letters mean other things
+ * elsewhere (`ssh -p 22`, `docker run -p 80:80`, `mkdir -p`), so each option is read only after
+ * the tool that gives it that meaning, within the same command (up to a line end, a `|`, `;` or
+ * `&` before a blank, or the next tool's name). `--password X` and friends are the flag rule's
+ * (rules.ts), for every tool.
+ */
+
+const SECRET = PLACEHOLDERS.secret
+
+/**
+ * A value: quoted, or a bare word that is not another option or a placeholder. A `$VAR` is taken
+ * too: a literal password may start with `$`, and a variable's name costs nothing to hide.
+ */
+const VALUE = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}"|(?![-<'"])[^\\s'"]{1,256})`
+/** An attached value may start with `-` (`-p-x`: the password is `-x`). */
+const ATTACHED_VALUE = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}"|(?![<'"])[^\\s'"]{1,256})`
+
+/** `-x VALUE` or `-xVALUE`: the option and the blanks after it kept (group 1), the value replaced. */
+const option = (flags: string): RegExp => new RegExp(`((?<=[ \\t])(?:${flags})[ \\t]*)${VALUE}`, "g")
+/** `-x VALUE` only (an attached value would be another option cluster). */
+const spacedOption = (flags: string): RegExp => new RegExp(`((?<=[ \\t])(?:${flags})[ \\t]+)${VALUE}`, "g")
+/** `-x` with the value attached only (alone, the tool prompts). */
+const attachedOption = (flags: string): RegExp =>
+  new RegExp(`((?<=[ \\t])(?:${flags}))${ATTACHED_VALUE}`, "g")
+
+/** `user:X` / `user%X` after `flags`: the user (and a quote) kept, X replaced. */
+const userPassword = (flags: string, separator: string): RegExp =>
+  new RegExp(
+    `((?<=[ \\t])(?:${flags})(?:[ \\t]+|=)['"]?[^\\s${separator}'"]{0,128}${separator}['"]?)[^\\s'"]{1,256}`,
+    "g"
+  )
+
+interface CliRule {
+  /** Command names (the word itself, after an optional directory). */
+  readonly tools: ReadonlyArray<string>
+  /** The rest of the command must also hold this (a subcommand such as `login`). */
+  readonly within?: RegExp
+  /** Each match's value is replaced; group 1, when present, is kept in front. */
+  readonly values: ReadonlyArray<RegExp>
+}
+
+const RULES: ReadonlyArray<CliRule> = [
+  // Only sshpass's own options, before the command it runs (`ssh -p 2222` is a port).
+  {
+    tools: ["sshpass"],
+    values: [
+      /^(\S+(?:[ \t]+(?:-[fdP][ \t]*[^\s-]\S*|-[evhV]))*[ \t]+-p[ \t]*)(?:'[^'\r\n]{1,256}'|"[^"\r\n]{1,256}"|(?![-<'"])[^\s'"]{1,256})/
+    ]
+  },
+  {
+    tools: ["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "az", "cf"],
+    within: /[ \t]login\b/,
+    values: [option("-p")]
+  },
+  { tools: ["redis-cli", "valkey-cli", "keydb-cli"], values: [option("-a")] },
+  {
+    tools: [
+      "mongo",
+      "mongosh",
+      "mongodump",
+      "mongorestore",
+      "mongoexport",
+      "mongoimport",
+      "mongostat",
+      "mongotop"
+    ],
+    values: [spacedOption("-p")]
+  },
+  { tools: ["sqlcmd", "bcp", "osql", "isql"], values: [option("-P")] },
+  {
+    tools: [
+      "ldapsearch",
+      "ldapadd",
+      "ldapmodify",
+      "ldapdelete",
+      "ldapwhoami",
+      "ldappasswd",
+      "ldapcompare",
+      "ldapmodrdn"
+    ],
+    values: [option("-w")]
+  },
+  { tools: ["zip", "zipcloak", "unzip", "funzip"], values: [spacedOption("-P")] },
+  { tools: ["7z", "7za", "7zr"], values: [attachedOption("-p")] },
+  {
+    tools: [
+      "mysql",
+      "mysqldump",
+      "mysqladmin",
+      "mysqlimport",
+      "mysqlcheck",
+      "mysqlpump",
+      "mysqlshow",
+      "mariadb",
+      "mariadb-dump"
+    ],
+    values: [attachedOption("-p")]
+  },
+  {
+    tools: ["curl"],
+    values: [userPassword("-u|--user|-U|--proxy-user", ":"), spacedOption("--oauth2-bearer")]
+  },
+  {
+    tools: ["smbclient", "rpcclient", "smbmap", "smbget", "smbcacls"],
+    values: [userPassword("-U|--user", "%")]
+  },
+  {
+    // Not the legacy `exp` / `imp`: as words they are too common in other text.
+    tools: ["sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl"],
+    // `user/X@db`, `user/X` or `userid=user/X` as a word of its own (`/nolog` and `/ as sysdba`
+    // have no user).
+    values: [/((?<=[ \t])(?:userid=)?[A-Za-z_][\w$#.]{0,63}\/)(?![<@])[^\s@/'"]{1,256}(?=@|\s|$)/gi]
+  }
+]
+
+const TOOL_OF = new Map<string, CliRule>(RULES.flatMap((rule) => rule.tools.map((tool) => [tool, rule])))
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")
+const TOOLS = [...TOOL_OF.keys(), "htpasswd"]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join("|")
+/** A tool's name (after a directory or a quote) and a blank. */
+const TOOL_RE = new RegExp(`(?<![\\w.-])(${TOOLS})(?:\\.exe)?[ \\t]`, "g")
+const HINT_RE = new RegExp(TOOL_RE.source)
+/**
+ * Where a command ends: a line end, or `|`, `;`, `&` before a blank (one inside a word may be
+ * part of a password).
+ */
+const COMMAND_END_RE = /[\r\n]|[|;&](?=[ \t\r\n]|$)/g
+const MAX_COMMAND = 4000
+
+/** `echo X | tool ... --password-stdin`: the echoed text is the password. */
+const STDIN_RE = new RegExp(
+  `(?<![\\w.-])((?:echo|printf)(?:[ \\t]+(?:-[neE]+|'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))*[ \\t]+)${VALUE}(?=[ \\t]*\\|[^|\\r\\n]{0,512}--password-stdin)`,
+  "g"
+)
+
+const replaceValues = (command: string, rule: CliRule): string => {
+  if (rule.within !== undefined && !rule.within.test(command)) return command
+  let out = command
+  for (const re of rule.values) out = out.replace(re, (_whole, kept?: string) => `${kept ?? ""}${SECRET}`)
+  return out
+}
+
+/** `htpasswd -b[c...] file user X` (`-n`: no file): the last of its positional words. */
+const redactHtpasswd = (command: string): string => {
+  const words = command.split(/[ \t]+/)
+  let i = 1
+  let flags = ""
+  for (; i < words.length && words[i]!.startsWith("-"); i++) flags += words[i]!.slice(1)
+  if (!flags.includes("b")) return command
+  const at = i + (flags.includes("n") ? 1 : 2)
+  if (at >= words.length || words[at] === "") return command
+  words[at] = SECRET
+  return words.join(" ")
+}
+
+/**
+ * Every command-line password of the table above in `text`; other text is left as it is. A
+ * tool's command runs from its name to the command's end or the next tool's name, whichever
+ * comes first (`cf mysql -pX`: mysql's `-p` is read as mysql's); one pass over the text.
+ */
+export const redactCliPasswords = (text: string): string => {
+  let out = text
+  if (HINT_RE.test(out)) {
+    const starts = [...out.matchAll(TOOL_RE)]
+    const ends = [...out.matchAll(COMMAND_END_RE)].map((m) => m.index)
+    const pieces: string[] = []
+    let last = 0
+    let e = 0
+    for (let k = 0; k < starts.length; k++) {
+      const at = starts[k]!.index
+      while (e < ends.length && ends[e]! < at) e++
+      const end = Math.min(starts[k + 1]?.index ?? out.length, ends[e] ?? out.length, at + MAX_COMMAND)
+      const tool = starts[k]![1]!
+      const command = out.slice(at, end)
+      pieces.push(
+        out.slice(last, at),
+        tool === "htpasswd" ? redactHtpasswd(command) : replaceValues(command, TOOL_OF.get(tool)!)
+      )
+      last = end
+    }
+    pieces.push(out.slice(last))
+    out = pieces.join("")
+  }
+  if (out.includes("--password-stdin"))
+    out = out.replace(STDIN_RE, (_whole, kept: string) => `${kept}${SECRET}`)
+  return out
+}
