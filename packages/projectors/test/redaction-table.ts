@@ -691,6 +691,30 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
   },
   {
     source: "cli",
+    line: "rabbitmqctl add_user orders Rb1tPw; net user svc Nt1Pw /add; net user guest /delete; useradd -m -p 'Us3rPw' app; echo 'app:Ch1Pw' | chpasswd; echo Ps1Pw | passwd --stdin app",
+    gone: ["Rb1tPw", "Nt1Pw", "Us3rPw", "Ch1Pw", "Ps1Pw"],
+    stay: ["rabbitmqctl add_user orders", "net user guest /delete", "passwd --stdin app"]
+  },
+  {
+    source: "mysql",
+    line: "Query\tCREATE USER 'svc'@'%' IDENTIFIED WITH caching_sha2_password BY 'My1Pw'; SET PASSWORD FOR 'r'@'%' = PASSWORD('My2Pw'); SET PASSWORD = 'My3Pw'",
+    gone: ["My1Pw", "My2Pw", "My3Pw"],
+    stay: ["CREATE USER", "IDENTIFIED WITH caching_sha2_password BY", "SET PASSWORD FOR"]
+  },
+  {
+    source: "postgres",
+    line: "LOG:  statement: ALTER ROLE app WITH ENCRYPTED PASSWORD 'Pg1Pw'; CREATE LOGIN etl WITH PASSWORD = 'Ms1Pw'; ALTER USER scott IDENTIFIED BY Or1Pw ACCOUNT UNLOCK",
+    gone: ["Pg1Pw", "Ms1Pw", "Or1Pw"],
+    stay: ["ALTER ROLE app WITH ENCRYPTED PASSWORD", "ACCOUNT UNLOCK"]
+  },
+  {
+    source: "redis",
+    line: '1700000000.123456 [0 10.0.0.5:51234] "AUTH" "app" "Rd1Pw"\n127.0.0.1:6379> AUTH Rd2Pw\nrequirepass Rd3Pw\nCONFIG SET masterauth Rd4Pw\n-ERR AUTH failed: WRONGPASS invalid username-password pair\nWarning: requirepass is not set',
+    gone: ["Rd1Pw", "Rd2Pw", "Rd3Pw", "Rd4Pw"],
+    stay: ['"AUTH" "app"', "AUTH failed: WRONGPASS", "requirepass is not set", "CONFIG SET masterauth"]
+  },
+  {
+    source: "cli",
     line: "JAVA_OPTS=-Dspring.datasource.password=Spr1ngPw -Dspring.datasource.hikari.connection-timeout=30000 curl --api-key abcKEY123",
     gone: ["Spr1ngPw", "abcKEY123"],
     stay: ["spring.datasource.hikari.connection-timeout=30000", "curl --api-key"]

@@ -221,7 +221,7 @@ export const SECRET_SHAPES: ReadonlyArray<SecretShape> = [
   },
   {
     kind: "secret",
-    name: "tool password option",
+    name: "tool or statement password",
     arb: fc
       .tuple(
         fc.constantFrom(
@@ -233,7 +233,12 @@ export const SECRET_SHAPES: ReadonlyArray<SecretShape> = [
           (v: string) => `ldapwhoami -x -w ${v}`,
           (v: string) => `smbclient //fs/s -U svc%${v} -c ls`,
           (v: string) => `sqlplus app/${v}@//db:1521/X`,
-          (v: string) => `echo '${v}' | podman login --password-stdin reg`
+          (v: string) => `echo '${v}' | podman login --password-stdin reg`,
+          (v: string) => `rabbitmqctl change_password admin ${v}`,
+          (v: string) => `CREATE USER 'a'@'%' IDENTIFIED BY '${v}'`,
+          (v: string) => `SET PASSWORD FOR 'a'@'%' = PASSWORD('${v}')`,
+          (v: string) => `ALTER ROLE app WITH PASSWORD '${v}'`,
+          (v: string) => `1700000000.1 [0 10.0.0.5:5000] "AUTH" "${v}"`
         ),
         marked(chars(ALNUM + "!%*", 6, 20))
       )

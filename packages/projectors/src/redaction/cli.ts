@@ -60,6 +60,15 @@ const RULES: ReadonlyArray<CliRule> = [
   },
   { tools: ["redis-cli", "valkey-cli", "keydb-cli"], values: [option("-a")] },
   {
+    tools: ["rabbitmqctl"],
+    values: [
+      new RegExp(`((?<=[ \\t])(?:add_user|change_password|authenticate_user)[ \\t]+\\S+[ \\t]+)${VALUE}`, "g")
+    ]
+  },
+  { tools: ["useradd", "usermod"], values: [spacedOption("-p")] },
+  // `net user NAME X [/add]`: not an option (`/add`) or `*` (a prompt).
+  { tools: ["net"], values: [new RegExp(`((?<=[ \\t])user[ \\t]+\\S+[ \\t]+)(?![/*])${VALUE}`, "gi")] },
+  {
     tools: [
       "mongo",
       "mongosh",
@@ -121,13 +130,43 @@ const RULES: ReadonlyArray<CliRule> = [
 
 const TOOL_OF = new Map<string, CliRule>(RULES.flatMap((rule) => rule.tools.map((tool) => [tool, rule])))
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")
-const TOOLS = [...TOOL_OF.keys(), "htpasswd"]
-  .sort((a, b) => b.length - a.length)
-  .map(escapeRegExp)
-  .join("|")
+
+interface TrieNode {
+  end: boolean
+  readonly next: Map<string, TrieNode>
+}
+/**
+ * The names as one regex alternation factored by shared prefixes (`m(?:ongo(?:sh|dump)?|ysql)`):
+ * V8 tries a plain 70-way alternation at every position, this about twice as fast.
+ */
+const alternation = (names: ReadonlyArray<string>): string => {
+  const root: TrieNode = { end: false, next: new Map() }
+  for (const name of names) {
+    let node = root
+    for (const ch of name) {
+      let child = node.next.get(ch)
+      if (child === undefined) {
+        child = { end: false, next: new Map() }
+        node.next.set(ch, child)
+      }
+      node = child
+    }
+    node.end = true
+  }
+  const emit = (node: TrieNode): string => {
+    const parts = [...node.next].map(([ch, child]) => escapeRegExp(ch) + emit(child))
+    if (parts.length === 0) return ""
+    if (parts.length === 1 && !node.end) return parts[0]!
+    return `(?:${parts.join("|")})${node.end ? "?" : ""}`
+  }
+  return emit(root)
+}
+const TOOLS = alternation([...TOOL_OF.keys(), "htpasswd"])
+
 /** A tool's name (after a directory or a quote) and a blank. */
 const TOOL_RE = new RegExp(`(?<![\\w.-])(${TOOLS})(?:\\.exe)?[ \\t]`, "g")
-const HINT_RE = new RegExp(TOOL_RE.source)
+/** A cheaper first look (no lookbehind): a tool's name and a blank somewhere. */
+const HINT_RE = new RegExp(`\\b(?:${TOOLS})(?:\\.exe)?[ \\t]`)
 /**
  * Where a command ends: a line end, or `|`, `;`, `&` before a blank (one inside a word may be
  * part of a password).
@@ -135,9 +174,12 @@ const HINT_RE = new RegExp(TOOL_RE.source)
 const COMMAND_END_RE = /[\r\n]|[|;&](?=[ \t\r\n]|$)/g
 const MAX_COMMAND = 4000
 
-/** `echo X | tool ... --password-stdin`: the echoed text is the password. */
+/**
+ * `echo X | docker login --password-stdin`, `echo X | passwd --stdin user`, `echo user:X |
+ * chpasswd`: the echoed text is the password (with chpasswd, `user:` too).
+ */
 const STDIN_RE = new RegExp(
-  `(?<![\\w.-])((?:echo|printf)(?:[ \\t]+(?:-[neE]+|'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))*[ \\t]+)${VALUE}(?=[ \\t]*\\|[^|\\r\\n]{0,512}--password-stdin)`,
+  `(?<![\\w.-])((?:echo|printf)(?:[ \\t]+(?:-[neE]+|'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))*[ \\t]+)${VALUE}(?=[ \\t]*\\|[^|\\r\\n]{0,512}(?:--password-stdin|--stdin|\\bchpasswd\\b))`,
   "g"
 )
 
@@ -189,7 +231,7 @@ export const redactCliPasswords = (text: string): string => {
     pieces.push(out.slice(last))
     out = pieces.join("")
   }
-  if (out.includes("--password-stdin"))
+  if (out.includes("stdin") || out.includes("chpasswd"))
     out = out.replace(STDIN_RE, (_whole, kept: string) => `${kept}${SECRET}`)
   return out
 }

@@ -1,4 +1,5 @@
 import type { Json } from "@aiops-harness/core"
+import { redactCliPasswords } from "./cli.js"
 import { isSensitiveName } from "./names.js"
 import {
   hasKeyHint,
@@ -17,6 +18,7 @@ import {
   redactTokenShapes,
   redactUrlCredentials
 } from "./rules.js"
+import { redactStatementPasswords } from "./statements.js"
 import { redactStructured } from "./structured.js"
 import { redactDecodedViews } from "./views.js"
 
@@ -41,9 +43,16 @@ export const redactSecrets = (text: string): string => {
 /** On a decoded view: the rules an encoded secret can hide from (no private keys). */
 const viewRules = (text: string): string => {
   const hint = hasKeyHint(text)
-  const out = redactStructured(redactTokenShapes(redactUrlCredentials(text)), hint)
+  const out = redactCommands(redactStructured(redactTokenShapes(redactUrlCredentials(text)), hint), hint)
   return redactAuthAndEntropy(redactFlagsAndProse(redactKeyValues(out, hint), hint), hint)
 }
+
+/**
+ * Passwords that commands carry by position or syntax (`sshpass -p X`, `IDENTIFIED BY 'X'`,
+ * `AUTH X`), before the key-value rules read `SET PASSWORD = PASSWORD('X')` as `key=value`.
+ */
+const redactCommands = (text: string, hint: boolean): string =>
+  redactStatementPasswords(redactCliPasswords(text), hint)
 
 /** The secret rules on one (possibly decoded) view of the text. */
 const secretRules = (text: string): string => secretRulesAfterKeys(redactPrivateKeys(text))
@@ -59,6 +68,7 @@ const secretRulesAfterKeys = (text: string): string => {
   let out = redactUrlCredentials(text)
   out = redactTokenShapes(out)
   out = redactStructured(out, hint)
+  out = redactCommands(out, hint)
   out = redactKeyValues(out, hint)
   out = redactFlagsAndProse(out, hint)
   out = redactAuthAndEntropy(out, hint)

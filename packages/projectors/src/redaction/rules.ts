@@ -1,6 +1,5 @@
 import { isHexRun, isPrefixedBody, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
 import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
-import { redactCliPasswords } from "./cli.js"
 import { PLACEHOLDERS } from "./placeholders.js"
 import { VENDOR_HINT_RE, VENDOR_HINTED_RE, VENDOR_PREFIXED_STICKY_RE } from "./vendors.js"
 /**
@@ -451,11 +450,11 @@ export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string =
  * another flag.
  */
 const FLAG_RE =
-  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=(?:passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|credentials?|auth)(?:[_-](?:hash|file|value|b64|base64))?)(=|[ \t]+)(?![-<\s])/gi
+  /(?<![\w-])(-{1,2}(?=([A-Za-z][\w.-]{0,63}))\2)(?<=(?:passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|app[_-]?key|(?:secret|signing|encryption|master)[_-]?key|credentials?|auth)(?:[_-](?:hash|file|value|b64|base64))?)(=|[ \t]+)(?![-<\s])/gi
 
 /** `password hunter2 rejected`, `the password was Winter2024!` (a value with a digit or symbol). */
 const PROSE_PASSWORD_RE =
-  /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?![:=])(?=([^\s<`'"]{4,256}))\3/gi
+  /(?<![\w-])(passw(?:or)?d|passphrase|pwd)((?:[ \t]+(?:is|was|of|now|set to|changed to))?[ \t]+)(?![:=-])(?=([^\s<`'"]{4,256}))\3/gi
 
 /** `secret to X`, `the api token is X`: a secret key word, a linking word, a token-like value. */
 const PROSE_SECRET_RE =
@@ -474,7 +473,6 @@ const PROSE_HINT_RE =
 export const redactFlagsAndProse = (text: string, hint = hasKeyHint(text)): string => {
   let out = text
   if (out.includes("-") && /(?:^|[^\w-])--?[A-Za-z]/.test(out)) out = redactFlags(out)
-  out = redactCliPasswords(out)
   const prose = hint ? PROSE_HINT_RE.exec(out) : null
   if (prose === null) return out
   if (prose[1] !== undefined || /passw|passphrase|pwd/i.test(out)) {

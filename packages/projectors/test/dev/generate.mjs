@@ -263,6 +263,42 @@ const CLI_ORD = [
 ]
 for (const [line, keep] of CLI_ORD) add("cli-ordinary", line, [], keep)
 
+// ---- passwords inside SQL and Redis commands, more tools (tuning lines, Dec 1) ---------------
+const STATEMENTS = [
+  (v) => `GRANT SELECT ON *.* TO 'ro'@'%' IDENTIFIED BY '${v}' WITH GRANT OPTION`,
+  (v) => `create user ro identified by ${v} default tablespace users`,
+  (v) => `ALTER USER postgres PASSWORD '${v}';`,
+  (v) => `SET PASSWORD = PASSWORD('${v}')`,
+  (v) => `CREATE USER IF NOT EXISTS 'etl'@'localhost' IDENTIFIED WITH mysql_native_password BY "${v}"`,
+  (v) => `1712000000.000001 [3 unix:/run/redis.sock] "AUTH" "${v}"`,
+  (v) => `redis 10.0.0.9:6379> AUTH svc ${v}`,
+  (v) => `CONFIG SET masterauth "${v}"`,
+  (v) => `requirepass "${v}"`,
+  (v) => `rabbitmqctl add_user svc_orders "${v}"`,
+  (v) => `net user Administrator ${v}`,
+  (v) => `printf 'app:${v}\\n' | chpasswd`,
+  (v) => `echo ${v} | passwd --stdin app`,
+  (v) => `usermod -p ${v} app`
+]
+for (const fmt of STATEMENTS) {
+  for (let k = 0; k < 2; k++) {
+    const v = cliValue()
+    add("statement", fmt(v), [v])
+  }
+}
+const STATEMENT_ORD = [
+  [
+    "ERR AUTH <password> called without any password configured for the default user",
+    ["configured", "default"]
+  ],
+  ["CREATE USER statement failed: user already exists", ["already", "exists"]],
+  ["requirepass changed, clients must re-authenticate", ["changed", "clients"]],
+  ["net user guest /active:no", ["/active:no", "guest"]],
+  ["SET PASSWORD requires the UPDATE privilege", ["requires", "privilege"]],
+  ["rabbitmqctl delete_user guest", ["delete_user", "guest"]]
+]
+for (const [line, keep] of STATEMENT_ORD) add("statement-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -734,6 +734,58 @@ const CLI_ORDINARY = [
 ]
 for (const [line, keep] of CLI_ORDINARY) add("cli-ordinary", line, [], keep)
 
+// ---- passwords inside SQL statements and Redis commands, and more tools (Dec 1, session 25;
+// written before the detector had a rule for them, never tuned on) ---------------------------
+const SQL_AND_REDIS = [
+  ["sql:create user", (v) => `Query\tCREATE USER 'svc_${svc()}'@'%' IDENTIFIED BY '${v}'`],
+  ["sql:alter user with", (v) => `ALTER USER 'app'@'10.0.%' IDENTIFIED WITH caching_sha2_password BY '${v}'`],
+  ["sql:grant", (v) => `# Query GRANT ALL ON app.* TO 'app'@'%' IDENTIFIED BY '${v}'`],
+  ["sql:set password function", (v) => `SET PASSWORD FOR 'report'@'%' = PASSWORD('${v}')`],
+  ["sql:set password", (v) => `SET PASSWORD FOR 'report'@'%' = '${v}'`],
+  ["sql:pg create role", (v) => `statement: CREATE ROLE reader WITH LOGIN PASSWORD '${v}'`],
+  ["sql:pg encrypted", (v) => `LOG:  statement: ALTER ROLE app WITH ENCRYPTED PASSWORD '${v}'`],
+  ["sql:mssql login", (v) => `CREATE LOGIN etl WITH PASSWORD = '${v}', CHECK_POLICY = OFF`],
+  ["sql:oracle", (v) => `ALTER USER scott IDENTIFIED BY "${v}" ACCOUNT UNLOCK`],
+  ["redis:monitor auth", (v) => `1700000000.123456 [0 10.0.0.5:51234] "AUTH" "${v}"`],
+  ["redis:monitor acl auth", (v) => `1700000000.123456 [0 10.0.0.5:51234] "auth" "app" "${v}"`],
+  ["redis:config set", (v) => `CONFIG SET requirepass ${v}`],
+  ["redis:conf requirepass", (v) => `requirepass ${v}`],
+  ["redis:conf masterauth", (v) => `masterauth "${v}"`],
+  ["redis:cli auth", (v) => `127.0.0.1:6379> AUTH ${v}`],
+  ["cli:rabbitmqctl add_user", (v) => `rabbitmqctl add_user orders ${v}`],
+  ["cli:rabbitmqctl change_password", (v) => `rabbitmqctl change_password admin '${v}'`],
+  ["cli:useradd", (v) => `useradd -m -p '${v}' deploy`],
+  ["cli:chpasswd", (v) => `echo 'deploy:${v}' | chpasswd`],
+  ["cli:passwd stdin", (v) => `echo "${v}" | passwd --stdin deploy`],
+  ["cli:net user", (v) => `net user svc_backup ${v} /add /y`]
+]
+for (const [form, fmt] of SQL_AND_REDIS) {
+  for (let k = 0; k < 2; k++) {
+    const v = pick([
+      () => mixed(AN, 14),
+      () => `${mixed(LO + DG, 9)}#${mixed(UP + DG, 5)}`,
+      () => str(HEX, 24)
+    ])()
+    add(form, fmt(v), [v])
+  }
+}
+const SQL_AND_REDIS_ORDINARY = [
+  [
+    "-ERR AUTH failed: WRONGPASS invalid username-password pair or user is disabled.",
+    ["WRONGPASS", "invalid"]
+  ],
+  ["Client sent AUTH, but no password is set", ["Client", "sent"]],
+  ["CREATE USER 'app'@'%' failed: Operation CREATE USER failed", ["Operation", "failed"]],
+  ["ALTER USER 'app'@'%' ACCOUNT LOCK", ["ACCOUNT", "LOCK"]],
+  ["Warning: requirepass is not set, protected mode is on", ["protected", "mode"]],
+  ["rabbitmqctl list_users --formatter json", ["list_users", "--formatter"]],
+  ["net user svc_backup /delete", ["svc_backup", "/delete"]],
+  ["SET PASSWORD is deprecated and will be removed in a future release", ["deprecated", "release"]],
+  ["statement: CREATE ROLE reader WITH LOGIN NOSUPERUSER", ["NOSUPERUSER", "LOGIN"]],
+  ['1700000000.123456 [0 10.0.0.5:51234] "GET" "session:42"', ['"GET"']]
+]
+for (const [line, keep] of SQL_AND_REDIS_ORDINARY) add("sql-redis-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
