@@ -708,6 +708,18 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     stay: ["ALTER ROLE app WITH ENCRYPTED PASSWORD", "ACCOUNT UNLOCK"]
   },
   {
+    source: "mysql",
+    line: "Query\tCREATE USER IF NOT EXISTS 'svc_orders'@'10.2.%' REQUIRE SSL; GRANT SELECT ON shop.* TO 'svc_ro'@'%'; DROP USER 'old_app'@'localhost'; MERGE INTO c USING s ON (c.id = s.id) WHEN MATCHED THEN UPDATE SET c.email = 'ann@example.org'",
+    gone: ["svc_orders", "10.2.%", "svc_ro", "old_app", "ann@example.org"],
+    stay: ["CREATE USER IF NOT EXISTS", "GRANT SELECT ON shop.* TO", "MERGE INTO c USING s"]
+  },
+  {
+    source: "generic",
+    line: "create user failed after 3 retries; merge into main after review of 4 pull requests; grant access to on-call for 2 hours",
+    gone: [],
+    stay: ["after 3 retries", "review of 4 pull requests", "for 2 hours"]
+  },
+  {
     source: "redis",
     line: '1700000000.123456 [0 10.0.0.5:51234] "AUTH" "app" "Rd1Pw"\n127.0.0.1:6379> AUTH Rd2Pw\nrequirepass Rd3Pw\nCONFIG SET masterauth Rd4Pw\n-ERR AUTH failed: WRONGPASS invalid username-password pair\nWarning: requirepass is not set',
     gone: ["Rd1Pw", "Rd2Pw", "Rd3Pw", "Rd4Pw"],

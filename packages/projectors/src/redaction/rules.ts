@@ -835,18 +835,25 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
 
 /**
  * Start of SQL-looking text: a statement keyword with its structure (`SELECT ... FROM`,
- * `INSERT INTO t`, `UPDATE t SET`, `DELETE FROM t`, `REPLACE INTO`, `CALL p(`). Lower-case
- * `select` counts only with a column list (`select id, name from users`), so prose such as
- * "select an option from the menu" or "where retries = 3" is not SQL.
+ * `INSERT INTO t`, `UPDATE t SET`, `DELETE FROM t`, `REPLACE INTO`, `MERGE INTO t USING`, `CALL p(`),
+ * or an account statement naming a quoted account (`CREATE|ALTER|DROP|RENAME USER 'u'`, `GRANT
+ * ... TO 'u'`, `REVOKE ... FROM 'u'`, `SET PASSWORD FOR 'u'`). Lower-case `select` counts only
+ * with a column list (`select id, name from users`), so prose such as "select an option from the
+ * menu", "where retries = 3" or "create user failed after 3 retries" is not SQL.
  */
 const SQL_START_CI_RE =
-  /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?(?:\s*,\s*[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?){0,50})\s+from\s+[\w`"]|insert\s+(?:ignore\s+)?into\s+[\w`."]|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s+[\w`."]|replace\s+into\s+[\w`."]|call\s+[\w`.]{1,128}\s*\()/i
+  /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?(?:\s*,\s*[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?){0,50})\s+from\s+[\w`"]|insert\s+(?:ignore\s+)?into\s+[\w`."]|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s+[\w`."]|replace\s+into\s+[\w`."]|merge\s+into\s+[\w`."]{1,128}(?:\s+(?:as\s+)?\w{1,64})?\s+using\s|call\s+[\w`.]{1,128}\s*\(|(?:create|alter|drop|rename)\s+(?:user|role|login)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]|(?:grant|revoke)\s[^;\r\n]{1,256}?\s(?:to|from)\s+['"`]|set\s+password\s+for\s+['"`])/i
 const SQL_START_UPPER_RE = /\bSELECT\s[^;\r\n]{0,400}?\bFROM\s/
 const SQL_LITERAL_RE =
   /'(?:[^'\\\r\n]|\\.|''){0,10000}'|"(?:[^"\\\r\n]|\\.|""){0,10000}"|(?<![\w$.])-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$])/g
 
 export const redactSqlLiterals = (text: string): string => {
-  if (!/select|insert|update|delete|replace|call/i.test(text)) return text
+  if (
+    !/select|insert|update|delete|replace|call|merge|grant|revoke|(?:user|role|login|password\s+for)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]/i.test(
+      text
+    )
+  )
+    return text
   const a = SQL_START_CI_RE.exec(text)
   const b = SQL_START_UPPER_RE.exec(text)
   const start = Math.min(a?.index ?? Number.POSITIVE_INFINITY, b?.index ?? Number.POSITIVE_INFINITY)

@@ -299,6 +299,25 @@ const STATEMENT_ORD = [
 ]
 for (const [line, keep] of STATEMENT_ORD) add("statement-ordinary", line, [], keep)
 
+// ---- SQL literals in account statements (tuning lines, Dec 1) ------------------------------
+for (let k = 0; k < 2; k++) {
+  const u = `svc${str(LO, 5)}`
+  add("sql-literal", `CREATE USER IF NOT EXISTS '${u}'@'%'`, [u])
+  add("sql-literal", `GRANT ALL PRIVILEGES ON *.* TO '${u}x'@'localhost' WITH GRANT OPTION`, [`${u}x`])
+  add("sql-literal", `REVOKE INSERT ON app.* FROM '${u}y'@'%'`, [`${u}y`])
+  add("sql-literal", `RENAME USER '${u}z'@'%' TO 'ops_${u}'@'%'`, [`${u}z`, `ops_${u}`])
+  add("sql-literal", `ALTER USER '${u}w'@'%' PASSWORD EXPIRE INTERVAL 90 DAY`, [`${u}w`])
+  add("sql-literal", `merge into t using s on (t.k = s.k) when not matched then insert values ('${u}v')`, [
+    `${u}v`
+  ])
+}
+for (const [line, keep] of [
+  ["revoke list holds 5 tokens", ["5", "tokens"]],
+  ["rename user profile field after 2 attempts", ["2", "attempts"]],
+  ["create user journey dashboards for 3 teams", ["3", "teams"]]
+])
+  add("sql-literal-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

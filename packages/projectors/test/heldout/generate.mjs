@@ -786,6 +786,34 @@ const SQL_AND_REDIS_ORDINARY = [
 ]
 for (const [line, keep] of SQL_AND_REDIS_ORDINARY) add("sql-redis-ordinary", line, [], keep)
 
+// ---- SQL literals in account and merge statements (Dec 1, session 25; written before the SQL
+// literal rule knew these statements, never tuned on) ------------------------------------------
+for (let k = 0; k < 3; k++) {
+  const user = `u_${svc()}${int(90)}`
+  const net = `10.${int(250)}.%`
+  add("sql-literal:create user", `Query\tCREATE USER '${user}'@'${net}' REQUIRE SSL`, [user, net])
+  const user2 = `r_${svc()}${int(90)}`
+  add("sql-literal:grant", `GRANT SELECT, INSERT ON shop.* TO '${user2}'@'${net}'`, [user2, net])
+  const user3 = `a_${svc()}${int(90)}`
+  add("sql-literal:alter user", `ALTER USER '${user3}'@'%' ACCOUNT LOCK`, [user3])
+  const email = `${pick(["ann", "raj", "li"])}${int(900)}@example.org`
+  add(
+    "sql-literal:merge",
+    `MERGE INTO customers c USING staging s ON (c.id = s.id) WHEN MATCHED THEN UPDATE SET c.email = '${email}'`,
+    [email]
+  )
+  const user4 = `d_${svc()}${int(90)}`
+  add("sql-literal:drop user", `DROP USER IF EXISTS '${user4}'@'localhost'`, [user4])
+}
+for (const [line, keep] of [
+  ["create user failed after 3 retries", ["3", "retries"]],
+  ["grant access to the on-call team for 2 hours", ["2", "hours"]],
+  ["merge into main after review of 4 pull requests", ["4", "review"]],
+  ["alter user preferences: theme set to 'dark'", ["'dark'", "preferences"]],
+  ["drop user session 'abc' after 30 minutes idle", ["30", "idle"]]
+])
+  add("sql-literal-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
