@@ -720,6 +720,12 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     stay: ["after 3 retries", "review of 4 pull requests", "for 2 hours"]
   },
   {
+    source: "generic",
+    line: 'refreshing with token "aB3dE5gH7jK9mN1pQ2" for tenant; loaded secret \'Zx8Cv7Bn6Mq5Wl4Kj3\' from vault; secret "db-credentials" not found',
+    gone: ["aB3dE5gH7jK9mN1pQ2", "Zx8Cv7Bn6Mq5Wl4Kj3"],
+    stay: ['secret "db-credentials" not found', "for tenant", "from vault"]
+  },
+  {
     source: "redis",
     line: '1700000000.123456 [0 10.0.0.5:51234] "AUTH" "app" "Rd1Pw"\n127.0.0.1:6379> AUTH Rd2Pw\nrequirepass Rd3Pw\nCONFIG SET masterauth Rd4Pw\n-ERR AUTH failed: WRONGPASS invalid username-password pair\nWarning: requirepass is not set',
     gone: ["Rd1Pw", "Rd2Pw", "Rd3Pw", "Rd4Pw"],

@@ -662,10 +662,12 @@ const CONNECTORS: ReadonlySet<string> = new Set(["is", "was", "of", "for", "=", 
 
 /**
  * The key word before a value at `i` separated by blanks, optionally with a linking word
- * (`token 9f8e…`, `api key is …`, `secret = …`), read backwards by hand; or null.
+ * (`token 9f8e…`, `api key is …`, `secret = …`, `token "9f8e…"`), read backwards by hand; or null.
  */
 const keyWordBefore = (text: string, i: number): string | null => {
   let k = i - 1
+  // A quoted value (`token "9f8e…"`): the quote may stand between the blank and the value.
+  if (k >= 1 && (text.charCodeAt(k) === 34 || text.charCodeAt(k) === 39)) k--
   if (k < 0 || !isBlank(text.charCodeAt(k))) return null
   while (k >= 0 && isBlank(text.charCodeAt(k))) k--
   let end = k + 1

@@ -318,6 +318,21 @@ for (const [line, keep] of [
 ])
   add("sql-literal-ordinary", line, [], keep)
 
+// ---- quoted value after a secret key word (tuning lines, Dec 1) -----------------------------
+for (let k = 0; k < 3; k++) {
+  const v = mixed(AN, 22)
+  add("quoted-after-key-word", `auth ok: api token '${v}' accepted`, [v])
+  const w = mixed(AN, 17)
+  add("quoted-after-key-word", `client secret "${w}"`, [w])
+}
+add(
+  "quoted-after-key-word-ordinary",
+  'secret "payments-tls" synced to namespace shop',
+  [],
+  ["payments-tls", "namespace"]
+)
+add("quoted-after-key-word-ordinary", "token 'EOF' unexpected in config", [], ["EOF", "unexpected"])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

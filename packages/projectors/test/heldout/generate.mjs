@@ -814,6 +814,29 @@ for (const [line, keep] of [
 ])
   add("sql-literal-ordinary", line, [], keep)
 
+// ---- a secret key word, a blank, then a quoted value (Dec 1, session 25; written before the
+// rule read quoted values there, never tuned on) -----------------------------------------------
+for (let k = 0; k < 4; k++) {
+  const v1 = mixed(AN, 20 + int(12))
+  add(
+    "quoted-after-key-word",
+    `refreshing session with token "${v1}" for tenant ${svc()}`,
+    [v1],
+    ["refreshing", "tenant"]
+  )
+  const v2 = mixed(AN, 18 + int(10))
+  add("quoted-after-key-word", `loaded secret '${v2}' from vault mount`, [v2], ["loaded", "vault"])
+}
+for (const [line, keep] of [
+  [
+    'MountVolume.SetUp failed for volume "creds" : secret "db-credentials" not found',
+    ["db-credentials", "MountVolume.SetUp"]
+  ],
+  ['unexpected token "}" at position 1042', ["position"]],
+  ["token 'refresh_token_rotation_enabled' is deprecated", ["refresh_token_rotation_enabled", "deprecated"]]
+])
+  add("quoted-after-key-word-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
