@@ -49,9 +49,7 @@ const RULES: ReadonlyArray<CliRule> = [
   // Only sshpass's own options, before the command it runs (`ssh -p 2222` is a port).
   {
     tools: ["sshpass"],
-    values: [
-      /^(\S+(?:[ \t]+(?:-[fdP][ \t]*[^\s-]\S*|-[evhV]))*[ \t]+-p[ \t]*)(?:'[^'\r\n]{1,256}'|"[^"\r\n]{1,256}"|(?![-<'"])[^\s'"]{1,256})/
-    ]
+    values: [new RegExp(`^(\\S+(?:[ \\t]+(?:-[fdP][ \\t]*[^\\s-]\\S*|-[evhV]))*[ \\t]+-p[ \\t]*)${VALUE}`)]
   },
   {
     tools: ["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "az", "cf"],
@@ -129,8 +127,6 @@ const RULES: ReadonlyArray<CliRule> = [
 ]
 
 const TOOL_OF = new Map<string, CliRule>(RULES.flatMap((rule) => rule.tools.map((tool) => [tool, rule])))
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")
-
 interface TrieNode {
   end: boolean
   readonly next: Map<string, TrieNode>
@@ -154,7 +150,8 @@ const alternation = (names: ReadonlyArray<string>): string => {
     node.end = true
   }
   const emit = (node: TrieNode): string => {
-    const parts = [...node.next].map(([ch, child]) => escapeRegExp(ch) + emit(child))
+    // Tool names are `[a-z0-9-]`: no character to escape.
+    const parts = [...node.next].map(([ch, child]) => ch + emit(child))
     if (parts.length === 0) return ""
     if (parts.length === 1 && !node.end) return parts[0]!
     return `(?:${parts.join("|")})${node.end ? "?" : ""}`
