@@ -726,6 +726,17 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     stay: ['secret "db-credentials" not found', "for tenant", "from vault"]
   },
   {
+    source: "generic",
+    line: "mount \\\\fs01\\share failed; mount error(13): //nas-02/archive: Permission denied; scp a.tgz deploy@jump3:/opt/; git fetch git@web-5:infra.git; pulled nginx@sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824; copy C:\\Windows\\System32 ok; ratio 1//2",
+    gone: ["fs01", "nas-02", "jump3", "web-5"],
+    stay: [
+      "nginx@sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+      "C:\\Windows\\System32",
+      "ratio 1//2",
+      "Permission denied"
+    ]
+  },
+  {
     source: "redis",
     line: '1700000000.123456 [0 10.0.0.5:51234] "AUTH" "app" "Rd1Pw"\n127.0.0.1:6379> AUTH Rd2Pw\nrequirepass Rd3Pw\nCONFIG SET masterauth Rd4Pw\n-ERR AUTH failed: WRONGPASS invalid username-password pair\nWarning: requirepass is not set',
     gone: ["Rd1Pw", "Rd2Pw", "Rd3Pw", "Rd4Pw"],

@@ -1095,10 +1095,29 @@ const hostFromName = (name: string, port: string): boolean => {
 /** What a cloud node name needs (one scan before the per-cloud checks). */
 const NODE_HINT_RE = /ip-|gke-|aks-/
 
+/**
+ * Host names by position, dotted or not: a UNC path's server (`\\fs01\share`, not `\\?\` or
+ * `\\.\`), the server of a scheme-less `//nas-02/share` (not `a//b`, not after `scheme:`), and the
+ * host of `user@host:path` (scp, rsync, git over ssh).
+ */
+const UNC_HOST_RE = /(?<![\w\\])\\\\([A-Za-z0-9][\w.-]{0,252})(?=\\)/g
+const SLASH_HOST_RE = /(?<![\w:/])\/\/(?=[\w.-]{0,252}[A-Za-z])([A-Za-z0-9][\w.-]{0,252})(?=\/)/g
+/** Not an image digest (`nginx@sha256:…`) or a version (`lodash@4.17.21:`): a name with a letter. */
+const SSH_TARGET_RE =
+  /(?<=[\w.+-]@)(?!sha\d{0,3}:)(?=[\w.-]{0,252}[A-Za-z])([A-Za-z0-9][\w.-]{0,252})(?=:[\w~/.])/g
+
+const redactHostPositions = (text: string): string => {
+  let out = text
+  if (out.includes("\\\\")) out = out.replace(UNC_HOST_RE, `\\\\${P.host}`)
+  if (out.includes("//")) out = out.replace(SLASH_HOST_RE, `//${P.host}`)
+  if (out.includes("@")) out = out.replace(SSH_TARGET_RE, P.host)
+  return out
+}
+
 export const redactHosts = (text: string): string => {
   // Every HOST_KEY_RE key ends in one of these words, right before its separator.
   const hostKey = HOST_KEY_HINT_RE.test(text)
-  let out = text
+  let out = redactHostPositions(text)
   if (out.includes(".") && (HOST_HINT_RE.test(out) || DOTTED_HOST_HINT_RE.test(out))) {
     out = out.replace(HOST_RE, (whole, name: string, port: string | undefined, offset: number, s: string) => {
       // A property key (`spring.datasource.hikari.connection-timeout=30000`) or a call.

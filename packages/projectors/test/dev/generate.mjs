@@ -333,6 +333,18 @@ add(
 )
 add("quoted-after-key-word-ordinary", "token 'EOF' unexpected in config", [], ["EOF", "unexpected"])
 
+// ---- host names in path positions (tuning lines, Dec 1) -------------------------------------
+for (let k = 0; k < 2; k++) {
+  const a = `dc${str(DG, 2)}`
+  add("host-position", `GPO read from \\\\${a}\\SYSVOL\\corp.local\\Policies failed`, [a])
+  const b = `files${str(DG, 2)}`
+  add("host-position", `smbclient //${b}/public -U guest%`, [b])
+  const c = `db${str(DG, 1)}-replica`
+  add("host-position", `rsync -az /var/backups/ backup@${c}:/srv/backups/`, [c])
+}
+add("host-position-ordinary", "ratio 1//2 rounded", [], ["rounded"])
+add("host-position-ordinary", "path \\\\?\\C:\\long\\path accepted", [], ["accepted"])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

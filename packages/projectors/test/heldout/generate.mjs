@@ -837,6 +837,41 @@ for (const [line, keep] of [
 ])
   add("quoted-after-key-word-ordinary", line, [], keep)
 
+// ---- host names in path positions with no dot (Dec 1, session 25; written before the host
+// rules read these positions, never tuned on) ----------------------------------------------------
+for (let k = 0; k < 3; k++) {
+  const h1 = `${pick(["fs", "nas", "filer", "store"])}${int(90)}`
+  add("host-position:unc", `mount \\\\${h1}\\share$ failed: access denied`, [h1], ["mount", "failed"])
+  const h2 = `${pick(["nas", "backup", "smb"])}-${int(90)}`
+  add(
+    "host-position:cifs",
+    `mount error(13): //${h2}/archive: Permission denied`,
+    [h2],
+    ["Permission", "denied"]
+  )
+  const h3 = `${pick(["jump", "bastion", "build"])}${int(20)}`
+  add(
+    "host-position:scp",
+    `scp release.tgz deploy@${h3}:/opt/releases/ exited 1`,
+    [h3],
+    ["release.tgz", "exited"]
+  )
+  const h4 = `${pick(["web", "app", "worker"])}-${int(20)}`
+  add(
+    "host-position:git ssh",
+    `git fetch git@${h4}:platform/infra.git failed`,
+    [h4],
+    ["platform/infra.git", "failed"]
+  )
+}
+for (const [line, keep] of [
+  ["copy C:\\Windows\\System32\\drivers\\etc\\hosts done", ["C:\\Windows\\System32\\drivers\\etc\\hosts"]],
+  ["see docs at /usr/share//doc for details", ["details"]],
+  ["contact ops@ on slack", ["slack"]],
+  ["regex a//b matched 3 times", ["matched"]]
+])
+  add("host-position-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
