@@ -13,13 +13,15 @@ import { PLACEHOLDERS } from "./placeholders.js"
 
 const SECRET = PLACEHOLDERS.secret
 
+/** A single- or double-quoted value on one line (shared with statements.ts). */
+export const QUOTED = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}")`
 /**
  * A value: quoted, or a bare word that is not another option or a placeholder. A `$VAR` is taken
  * too: a literal password may start with `$`, and a variable's name costs nothing to hide.
  */
-const VALUE = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}"|(?![-<'"])[^\\s'"]{1,256})`
+const VALUE = `(?:${QUOTED}|(?![-<'"])[^\\s'"]{1,256})`
 /** An attached value may start with `-` (`-p-x`: the password is `-x`). */
-const ATTACHED_VALUE = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}"|(?![<'"])[^\\s'"]{1,256})`
+const ATTACHED_VALUE = `(?:${QUOTED}|(?![<'"])[^\\s'"]{1,256})`
 
 /** `-x VALUE` or `-xVALUE`: the option and the blanks after it kept (group 1), the value replaced. */
 const option = (flags: string): RegExp => new RegExp(`((?<=[ \\t])(?:${flags})[ \\t]*)${VALUE}`, "g")

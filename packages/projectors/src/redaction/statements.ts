@@ -1,3 +1,4 @@
+import { QUOTED } from "./cli.js"
 import { PLACEHOLDERS } from "./placeholders.js"
 
 /**
@@ -10,7 +11,6 @@ import { PLACEHOLDERS } from "./placeholders.js"
  */
 
 const SECRET = PLACEHOLDERS.secret
-const QUOTED = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}")`
 /** A quoted value or a bare word that is not a placeholder. */
 const VALUE = `(?:${QUOTED}|(?![<'"])[^\\s'";,)]{1,256})`
 
