@@ -32,8 +32,8 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   // something is wrong / broken / not working
   /\bwrong\b/,
   /\bbroken\b/,
-  /\bbreak(?:s|ing)?\b/,
-  /\bnot (?:work|load|respond|start|connect|return|send|sav|process|complet)\w*/,
+  /\bbr(?:eak(?:s|ing)?|oke)\b/,
+  /\bnot (?:being |getting )?(?:work|load|respond|start|connect|return|send|sent|sav|process|complet|creat|deliver|updat|show|display|receiv|accept|consum|publish|sync|replicat)\w*/,
   /\b(?:does|do|did|is|are|was|were|has|have)n[’']?t (?:work|load|respond|start|connect|return|send|sav|process|complet)\w*/,
   /\bno longer\b/,
   /\bstopped (?:work|respond|process)\w*/,
@@ -90,7 +90,38 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   /\bdiagnos\w*/,
   /\btroubleshoot\w*/,
   /\broot cause\b/,
-  /\bwhat happened\b/
+  /\bwhat happened\b/,
+  // slowness in users' words, not only "slow" and "latency"
+  /\bresponse[ -]?times?\b/,
+  /\b(?:takes?|taking|took)\b[^?.!]*\b(?:forever|ages|too long|a long time|minutes)\b/,
+  /\bsluggish\w*|\bunresponsive\b|\bspinn(?:er|ing)\b/,
+  /\bnever (?:ends?|loads?|finish\w*|complet\w*|returns?|respond\w*|arriv\w*)\b/,
+  // something missing, piling up or running out
+  /\bmissing\b|\bblank (?:page|screen)s?\b|\bwhite screens?\b/,
+  /\b(?:fall(?:s|ing)?|fell|lagg?(?:s|ing)?|running|way|is|are|seems?|looks?|gets?|getting|got) behind\b|\breplication (?:delay|lag)\b/,
+  /\bpil(?:e|es|ed|ing) up\b|\bbacked up\b|\bqueue (?:depth|length|size)\b/,
+  /\bexhaust\w*|\bsaturat\w*|\bpegged\b|\bmaxed\b|\bthrough the roof\b/,
+  // X keeps Y-ing: a recurring symptom ("keeps bouncing", "keep getting evicted")
+  /\bkeeps? (?:on )?\w+ing\b/,
+  /\bflap\w*|\bbounc(?:e|es|ed|ing)\b|\bevict\w*|\bkill(?:ed|s)\b|\breject\w*|\bthrash\w*/,
+  // HTTP failures by code or name ("429s", "getting 503", "bad gateway")
+  /\b[45]\d\ds\b|\b(?:http|status|code|returns?|returning|got|getting|throws?|throwing|seeing|see)\s+(?:an? |lots of |many |some )?[45]\d\d\b/,
+  /\bbad gateway\b|\bgateway time-?out\b|\binternal server error\b|\bservice unavailable\b|\btoo many requests\b/,
+  // objectives and sudden changes
+  /\bslos?\b|\bslas?\b|\berror budget\b|\bburn(?:ing)? (?:rate|through)\b/,
+  /\bregress\w*|\b(?:went|gone|turned|is) red\b|\bwent (?:up|down)\b|\bfell off\b|\bplummet\w*|\btank(?:ed|ing)\b|\bsurg(?:e|es|ed|ing)\b/,
+  /\bsomething(?:[’']s| is| seems| looks)? (?:off|wrong|weird|broken|up)\b|\b(?:seems?|looks?) off\b/
+]
+
+/**
+ * Questions about what a word means ("explain what a p99 is", "what does SLO stand for"): not a
+ * diagnosis, whatever symptom vocabulary they name.
+ */
+const DEFINITION_PATTERNS: ReadonlyArray<RegExp> = [
+  /^(?:please )?(?:explain|define|describe) (?:what (?:an? |the )?[\w-]+ (?:is|are|means?)\b|the (?:term|concept|difference)\b)/,
+  /\bwhat (?:does|do) (?:an? |the )?[\w-]+ (?:mean|stand for)\b/,
+  /^what(?:[’']s| is) an? [\w-]+\?*$/,
+  /\bwhat(?:[’']s| is) the difference between\b/
 ]
 
 /** CJK vocabulary (substring match: no word boundaries). */
@@ -120,7 +151,8 @@ const DIAGNOSIS_CJK = [
  * working", "why can't users log in") is `diagnosis`; anything else is `other`.
  */
 export const classifyIntentByKeywords = (question: string): Intent => {
-  const q = question.toLowerCase()
+  const q = question.toLowerCase().trim()
+  if (DEFINITION_PATTERNS.some((re) => re.test(q))) return "other"
   return DIAGNOSIS_PATTERNS.some((re) => re.test(q)) || DIAGNOSIS_CJK.some((k) => q.includes(k))
     ? "diagnosis"
     : "other"
