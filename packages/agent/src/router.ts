@@ -93,7 +93,9 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   /\bwhat happened\b/,
   // slowness in users' words, not only "slow" and "latency"
   /\bresponse[ -]?times?\b/,
-  /\b(?:takes?|taking|took)\b[^?.!]*\b(?:forever|ages|too long|a long time|minutes)\b/,
+  /\b(?:takes?|taking|took)\b[^?.!]*\b(?:forever|ages|too long|a long time|minutes|\d+(?:\.\d+)?\s*(?:ms|s|secs?|seconds?|mins?))\b/,
+  // processes ending badly: exit codes and fatal signals
+  /\bexit(?:s|ed|ing)?\b[^?.!]*\b(?:code|status)\s*[1-9]\d*\b|\bexit code\b|\bsig(?:kill|term|segv|abrt)\b/,
   /\bsluggish\w*|\bunresponsive\b|\bspinn(?:er|ing)\b/,
   /\bnever (?:ends?|loads?|finish\w*|complet\w*|returns?|respond\w*|arriv\w*)\b/,
   // something missing, piling up or running out

@@ -1,3 +1,16 @@
+import {
+  type Calendar,
+  COUNT,
+  calendarRange,
+  countOf,
+  DAY,
+  HOUR,
+  MINUTE,
+  namedDay,
+  UNIT,
+  unitMs
+} from "./time-calendar.js"
+
 /**
  * Time windows named in a question ("at 13:10", "since this morning", "between 9 and 10",
  * "yesterday", "last 30 minutes", "13:10 CET", "+02:00"), turned into a tool time window
@@ -6,10 +19,6 @@
 
 /** How far back the log tool reaches (`query_logs`: 1440 minutes). */
 export const DEFAULT_MAX_LOOKBACK_MINUTES = 1440
-
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 
 /** What the question asked for, before any limit. Epoch milliseconds, `start < end`. */
 export interface AskedWindow {
@@ -112,13 +121,6 @@ const midnightOf = (now: number, offsetMinutes: number): number => {
   return local - (((local % DAY) + DAY) % DAY) - offsetMinutes * MINUTE
 }
 
-const UNIT_MS: ReadonlyArray<[RegExp, number]> = [
-  [/^(?:m|min|mins|minute|minutes)$/, MINUTE],
-  [/^(?:h|hr|hrs|hour|hours)$/, HOUR],
-  [/^(?:d|day|days)$/, DAY]
-]
-const unitMs = (unit: string): number | null => UNIT_MS.find(([re]) => re.test(unit))?.[1] ?? null
-
 const PARTS_OF_DAY: Readonly<Record<string, [number, number]>> = {
   morning: [6, 12],
   afternoon: [12, 18],
@@ -148,31 +150,39 @@ const extractRaw = (question: string, now: number, options: TimeWindowOptions): 
   const offset = zoneOffsetOf(q) ?? options.defaultOffsetMinutes ?? 0
   const around = (options.aroundMinutes ?? 30) * MINUTE
   const today = midnightOf(now, offset)
-  const yesterday = /\byesterday\b/.test(q)
-  const day = yesterday ? today - DAY : today
+  const cal: Calendar = { now, today, offset }
+  // a day the question names ("yesterday", "last tuesday", "on 2026-03-12"): clock times are on it
+  const named = namedDay(q, cal)
+  const day = named?.start ?? today
   const clip = (start: number, end: number, phrase: string): AskedWindow | null => {
     const e = Math.min(end, now)
     return start < e ? { phrase: phrase.trim(), start, end: e } : null
   }
-  /** A clock time on `day`, moved a day back when it is still to come (no explicit day). */
+  /** A clock time on `day`, moved a day back when it is still to come (no day named). */
   const pastAt = (minutes: number): number => {
     const t = day + minutes * MINUTE
-    return !yesterday && t > now ? t - DAY : t
+    return named === null && t > now ? t - DAY : t
   }
 
-  // last / past N units, the last hour, the past day
-  let m = /\b(?:last|past|previous)\s+(\d{1,4}|an?|one)?\s*(m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/.exec(q)
-  if (m) {
-    const n = m[1] === undefined || /^(?:an?|one)$/.test(m[1]) ? 1 : Number(m[1])
-    const unit = unitMs(m[2]!)
-    if (unit && n > 0) return { phrase: m[0], start: now - n * unit, end: now }
+  // last / past N units, the last hour, the past couple of days; a bare "last week" or "last
+  // month" is the calendar one (below), "the past week" a rolling 7 days
+  let m = /\b(?:last|past|previous)\s+half(?: an)?[ -]hour\b/.exec(q)
+  if (m) return { phrase: m[0], start: now - 30 * MINUTE, end: now }
+  m = new RegExp(String.raw`\b(last|past|previous)\s+${COUNT}?\s*${UNIT}\b`).exec(q)
+  if (m && !(m[2] === undefined && m[1] !== "past" && /^(?:w|wks?|weeks?|months?)$/.test(m[3]!))) {
+    const n = countOf(m[2])
+    const unit = unitMs(m[3]!)
+    if (unit && n !== null && n > 0) return { phrase: m[0], start: now - n * unit, end: now }
   }
-  m = /\b(\d{1,4})\s*(m|mins?|minutes?|h|hrs?|hours?|d|days?)\s+ago\b/.exec(q)
+  m = new RegExp(String.raw`\b(?:${COUNT}\s*(m|mins?|minutes?|h|hrs?|hours?)|(half an hour))\s+ago\b`).exec(q)
   if (m) {
-    const unit = unitMs(m[2]!)
-    if (unit) {
-      const t = now - Number(m[1]) * unit
-      return clip(t - around, t + around, m[0])
+    const n = m[3] ? 0.5 : countOf(m[1])
+    const unit = m[3] ? HOUR : unitMs(m[2]!)
+    if (unit && n !== null) {
+      const t = now - n * unit
+      // "since (about) an hour ago" starts there; "(about) an hour ago" is a point
+      const since = /\bsince\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$/.exec(q.slice(0, m.index))
+      return since ? clip(t, now, since[0] + m[0]) : clip(t - around, t + around, m[0])
     }
   }
 
@@ -186,7 +196,7 @@ const extractRaw = (question: string, now: number, options: TimeWindowOptions): 
       let start = day + a * MINUTE
       let end = day + b * MINUTE
       if (end <= start) end += DAY
-      if (!yesterday && start > now) {
+      if (named === null && start > now) {
         start -= DAY
         end -= DAY
       }
@@ -194,13 +204,15 @@ const extractRaw = (question: string, now: number, options: TimeWindowOptions): 
     }
   }
 
-  // since <time | this morning | yesterday | midnight>
-  m = /\bsince\s+(?:this\s+)?(morning|afternoon|evening|yesterday|today)\b/.exec(q)
+  // since <time | this morning | yesterday | a named day | midnight>
+  m = /\bsince\s+(?:this\s+)?(morning|afternoon|evening|today)\b/.exec(q)
   if (m) {
     const what = m[1]!
-    const start =
-      what === "yesterday" ? today - DAY : what === "today" ? today : today + PARTS_OF_DAY[what]![0] * HOUR
+    const start = what === "today" ? today : today + PARTS_OF_DAY[what]![0] * HOUR
     return clip(start > now ? start - DAY : start, now, m[0])
+  }
+  if (named && /\bsince\s+(?:the\s+|on\s+)?$/.test(q.slice(0, named.index))) {
+    return clip(named.start, now, `since ${named.phrase}`)
   }
   m = new RegExp(String.raw`\bsince\s+${CLOCK}`).exec(q)
   if (m) {
@@ -214,24 +226,33 @@ const extractRaw = (question: string, now: number, options: TimeWindowOptions): 
     const t = clockMinutes(m, 1)
     if (t !== null) {
       const at = pastAt(t)
-      return clip(at - around, at + around, m[0])
+      return clip(at - around, at + around, named ? `${named.phrase} ${m[0]}` : m[0])
     }
   }
-  // a bare clock time with minutes ("13:10 CET", "the 13:10 spike")
+  // a bare clock time with minutes ("13:10 CET", "the 13:10 spike", "2026-03-12 13:10")
   m = /(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])/.exec(q)
   if (m) {
     const at = pastAt(Number(m[1]) * 60 + Number(m[2]))
-    return clip(at - around, at + around, m[0])
+    return clip(at - around, at + around, named ? `${named.phrase} ${m[0]}` : m[0])
   }
 
-  // last night, this morning / afternoon / evening, tonight, today, yesterday
+  // last night, this morning / afternoon / evening, tonight; a named day's morning or night
   if (/\blast\s+night\b/.test(q)) return clip(today - 6 * HOUR, today + 6 * HOUR, "last night")
   m = /\b(?:this\s+(morning|afternoon|evening)|(tonight))\b/.exec(q)
   if (m) {
     const [from, to] = PARTS_OF_DAY[(m[1] ?? m[2])!]!
     return clip(day + from * HOUR, day + to * HOUR, m[0])
   }
-  if (yesterday) return { phrase: "yesterday", start: today - DAY, end: today }
+  if (named) {
+    m = /\b(morning|afternoon|evening|night)\b/.exec(q)
+    if (m) {
+      const [from, to] = m[1] === "night" ? [18, 30] : PARTS_OF_DAY[m[1]!]!
+      return clip(day + from * HOUR, day + to * HOUR, `${named.phrase} ${m[1]}`)
+    }
+  }
+  const range = calendarRange(q, cal)
+  if (range) return clip(range.start, range.end, range.phrase)
+  if (named) return clip(named.start, named.start + DAY, named.phrase)
   m = /\btoday\b/.exec(q)
   if (m) return clip(today, now, m[0])
   return null

@@ -5,6 +5,7 @@ import {
   type ChatRequest,
   classifyIntentByKeywords,
   makeOfflineRuleModel,
+  timeWindowMessage,
   toolSpecsFor
 } from "../src/index.js"
 import {
@@ -320,6 +321,9 @@ describe("keyword routing (offline router and router fallback)", () => {
     ["how does the evidence guard work?", "other"],
     ["summarize the architecture of this project", "other"],
     ["give me a SQL query that counts orders per day", "other"],
+    ["checkout containers exit with code 137", "diagnosis"],
+    ["GET /orders takes 8 seconds", "diagnosis"],
+    ["the worker got SIGKILL", "diagnosis"],
     ["what does p99 mean?", "other"],
     ["what is a 503?", "other"],
     ["what is wrong?", "diagnosis"],
@@ -580,6 +584,21 @@ describe("OfflineRuleModel: drafting", () => {
       }
     ])
     expect(draft.summary).toMatch(/^No logs were read/)
+  })
+
+  it("answers nothing from runbooks for a window the tools cannot reach", () => {
+    const unreachable: ChatMessage = {
+      role: "user",
+      content: timeWindowMessage({
+        asked: { phrase: "last week", start: 0, end: 1 },
+        start: null,
+        end: null,
+        note: "The question asks about last week, but the log tool reaches back only 1440 minutes: that window could not be searched."
+      })
+    }
+    const draft = draftOf([unreachable, ...firstKnowledge])
+    expect(draft.claims).toEqual([])
+    expect(draft.summary).not.toMatch(/knowledge base/)
   })
 
   it("never quotes SQL text (released text is redacted again), and quotes stay verbatim", () => {

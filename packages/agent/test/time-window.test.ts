@@ -42,7 +42,42 @@ describe("extractTimeWindow (run clock 2026-03-15T13:30Z, default zone UTC)", ()
     ["at 8:30 EST", "2026-03-15T13:00:00Z", "2026-03-15T13:30:00Z"],
     // a time still to come today is yesterday's
     ["at 3pm", "2026-03-14T14:30:00Z", "2026-03-14T15:30:00Z"],
-    ["yesterday at 13:10", "2026-03-14T12:40:00Z", "2026-03-14T13:40:00Z"]
+    ["yesterday at 13:10", "2026-03-14T12:40:00Z", "2026-03-14T13:40:00Z"],
+    // number words, half hours, weeks and months (2026-03-15 is a Sunday)
+    ["in the last half hour", "2026-03-15T13:00:00Z", "2026-03-15T13:30:00Z"],
+    ["past few hours", "2026-03-15T10:30:00Z", "2026-03-15T13:30:00Z"],
+    ["an hour ago", "2026-03-15T12:00:00Z", "2026-03-15T13:00:00Z"],
+    ["half an hour ago", "2026-03-15T12:30:00Z", "2026-03-15T13:30:00Z"],
+    ["slow since about an hour ago", "2026-03-15T12:30:00Z", "2026-03-15T13:30:00Z"],
+    ["since 2 hours ago", "2026-03-15T11:30:00Z", "2026-03-15T13:30:00Z"],
+    ["over the past week", "2026-03-08T13:30:00Z", "2026-03-15T13:30:00Z"],
+    ["last 2 weeks", "2026-03-01T13:30:00Z", "2026-03-15T13:30:00Z"],
+    ["what failed last week?", "2026-03-02T00:00:00Z", "2026-03-09T00:00:00Z"],
+    ["this week", "2026-03-09T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["last month", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z"],
+    ["so far this month", "2026-03-01T00:00:00Z", "2026-03-15T13:30:00Z"],
+    // named days: whole days, or a time on them
+    ["the day before yesterday", "2026-03-13T00:00:00Z", "2026-03-14T00:00:00Z"],
+    ["two days ago", "2026-03-13T00:00:00Z", "2026-03-14T00:00:00Z"],
+    ["a week ago", "2026-03-08T00:00:00Z", "2026-03-09T00:00:00Z"],
+    ["on monday", "2026-03-09T00:00:00Z", "2026-03-10T00:00:00Z"],
+    ["on sunday", "2026-03-15T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["last sunday", "2026-03-08T00:00:00Z", "2026-03-09T00:00:00Z"],
+    ["friday night", "2026-03-13T18:00:00Z", "2026-03-14T06:00:00Z"],
+    ["yesterday morning", "2026-03-14T06:00:00Z", "2026-03-14T12:00:00Z"],
+    ["monday at 13:00", "2026-03-09T12:30:00Z", "2026-03-09T13:30:00Z"],
+    ["since wednesday", "2026-03-11T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["on 2026-03-10", "2026-03-10T00:00:00Z", "2026-03-11T00:00:00Z"],
+    ["2026-03-12 13:05", "2026-03-12T12:35:00Z", "2026-03-12T13:35:00Z"],
+    ["march 10", "2026-03-10T00:00:00Z", "2026-03-11T00:00:00Z"],
+    ["10 Mar", "2026-03-10T00:00:00Z", "2026-03-11T00:00:00Z"],
+    ["december 24th", "2025-12-24T00:00:00Z", "2025-12-25T00:00:00Z"],
+    ["Jan 3, 2026", "2026-01-03T00:00:00Z", "2026-01-04T00:00:00Z"],
+    ["on the 2nd", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z"],
+    ["on the 20th", "2026-02-20T00:00:00Z", "2026-02-21T00:00:00Z"],
+    // weekends: today is Sunday, so "the weekend" is this one and "last weekend" the one before
+    ["over the weekend", "2026-03-14T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["last weekend", "2026-03-07T00:00:00Z", "2026-03-09T00:00:00Z"]
   ])("%j -> %s .. %s", (question, start, end) => {
     const w = extractTimeWindow(question, NOW)
     expect(w).not.toBeNull()
@@ -58,7 +93,11 @@ describe("extractTimeWindow (run clock 2026-03-15T13:30Z, default zone UTC)", ()
     "HTTP 503 on /api/v2/orders",
     "pods restart every 5 minutes",
     "we met a problem on checkout",
-    "version 2.3 is slow"
+    "version 2.3 is slow",
+    "this may cause 5 errors",
+    "a couple of pods restart",
+    "the 10th percentile latency",
+    "errors on 2026-03-20"
   ])("%j names no window", (question) => {
     expect(extractTimeWindow(question, NOW)).toBeNull()
   })
@@ -93,6 +132,30 @@ describe("extractTimeWindow properties", () => {
       fc.tuple(hhmm, hhmm).map(([[a], [b]]) => `between ${a} and ${b}`),
       fc.integer({ min: 1, max: 1440 }).map((n) => `last ${n} minutes`),
       fc.constantFrom("yesterday", "since this morning", "this afternoon", "today", "last night"),
+      fc.constantFrom(
+        "last week",
+        "this week",
+        "last month",
+        "this month",
+        "over the weekend",
+        "last weekend",
+        "the day before yesterday",
+        "on the 1st",
+        "on the 31st",
+        "on february 29",
+        "friday night"
+      ),
+      fc
+        .tuple(fc.constantFrom("", "last ", "since "), fc.constantFrom("monday", "wednesday", "sunday"))
+        .map(([a, b]) => a + b),
+      fc.integer({ min: 0, max: 40 }).map((n) => `${n} days ago`),
+      fc
+        .tuple(
+          fc.integer({ min: 2019, max: 2031 }),
+          fc.integer({ min: 1, max: 12 }),
+          fc.integer({ min: 1, max: 31 })
+        )
+        .map(([y, mo, d]) => `on ${y}-${pad(mo)}-${pad(d)}`),
       fc
         .tuple(hhmm, fc.constantFrom("UTC", "CET", "+02:00", "-05:00", "PDT"))
         .map(([[h, m], z]) => `${h}:${pad(m)} ${z}`)

@@ -189,7 +189,8 @@ const NOTHING: DraftReport = {
  * logs: the signature, the runbook section that describes it, corroborating signals the runbook
  * names, and the runbook's own mitigation steps; the summary names the most likely cause only
  * as far as those citations go. Without log evidence: no claims at all, unless no logs could be
- * read, then what the runbooks say (and no more).
+ * read (no log tool offered or reached), then what the runbooks say (and no more); not for a
+ * window out of the tools' reach, which runbooks say nothing about.
  */
 export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
   const a = analyze(seen)
@@ -197,7 +198,8 @@ export const draftFrom = (seen: Seen, maxClaims: number): DraftReport => {
   const cause = a.cause
   if (!cause) {
     const logsRead = seen.observations.some((o) => o.tool === "query_logs")
-    const positive = logsRead ? [] : knowledgeOnly(a)
+    // A window the tools cannot reach is not answered from runbooks: they say nothing about it.
+    const positive = logsRead || seen.window === "unreachable" ? [] : knowledgeOnly(a)
     // No evidence, no claims at all: the bounded cannot-conclude answer lists what was checked.
     if (positive.length === 0) return NOTHING
     return {
