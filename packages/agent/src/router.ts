@@ -156,10 +156,19 @@ const DIAGNOSIS_CJK = [
 export const classifyIntentByKeywords = (question: string): Intent => {
   const q = question.toLowerCase().trim()
   if (DEFINITION_PATTERNS.some((re) => re.test(q))) return "other"
-  return DIAGNOSIS_PATTERNS.some((re) => re.test(q)) || DIAGNOSIS_CJK.some((k) => q.includes(k))
-    ? "diagnosis"
-    : "other"
+  if (DIAGNOSIS_PATTERNS.some((re) => re.test(q)) || DIAGNOSIS_CJK.some((k) => q.includes(k)))
+    return "diagnosis"
+  // A question about a named service ("order-service?", "tell me about cart-svc") asks how it
+  // is doing, unless it asks how to do something with it.
+  return SERVICE_NAME.test(q) && !HOW_TO.test(q) ? "diagnosis" : "other"
 }
+
+/** A service named the way deployments name them: `checkout-service`, `cart-svc`, `orders-api`. */
+const SERVICE_NAME = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api|worker|gateway)\b/
+
+/** Questions asking how to do something ("how do I deploy ...", "how to add ..."). */
+const HOW_TO =
+  /\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b|\b(?:steps|guide|tutorial) (?:to|for)\b/
 
 /** Parses `{"intent": ...}` from model text; null when absent or unknown. */
 export const parseIntent = (text: string | null): Intent | null => {
