@@ -6,12 +6,16 @@ import { deflateRawSync, inflateRawSync } from "node:zlib"
 import {
   CanonicalInvocationStore,
   canonicalInvocationKey,
-  encodeInvocation
+  encodeInvocation,
+  invocationJsonParts,
+  parseCanonicalInvocation
 } from "../../packages/core/dist/index.js"
 import { projectingRecord, readyRecord } from "../../packages/core/dist/testing/fixtures.js"
 import { logsRecord } from "../lib/records.mjs"
 import { isReachable } from "../../packages/core/dist/testing/integration.js"
 import { RedisCanonicalStore } from "../../packages/stores/dist/index.js"
+import { createConnection } from "../../packages/stores/dist/redis/client.js"
+import { decodeStored } from "../../packages/stores/dist/redis/encoding.js"
 import { TRANSITION_LUA, TRANSITION_SHA1 } from "../../packages/stores/dist/redis/transition-script.js"
 import { Effect } from "../../packages/stores/node_modules/effect/dist/index.js"
 import { Redis } from "../../packages/stores/node_modules/ioredis/built/index.js"
@@ -44,9 +48,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
  * round trips. Next to it, in the same run: `raw`, the same three commands with no check
  * (SET NX PX, SET XX KEEPTTL, GET) sending prebuilt text (the goal's reference), `raw_json`, the
  * same with each record serialized and parsed as plain ioredis code would, and `script`, raw
- * commands with the store's script in the middle (what the script alone costs). Fresh keys every
- * cycle, records and their JSON built before the timed part, the variants interleaved in a
- * rotating order; medians of the passes.
+ * commands with the store's script in the middle (what the script alone costs). Two more show
+ * where the store's time goes: `work`, the store's own steps (key, record JSON, the script,
+ * getBuffer, parse and check) in plain async code on the store's connection type, no Effect; and
+ * `work_effect`, the same steps with each command one bare `Effect.callback` in an `Effect.gen`
+ * (the least any Effect API over these commands can cost). Fresh keys every cycle, records and
+ * their JSON built before the timed part, the variants interleaved in a rotating order; medians
+ * of the passes.
  */
 async function roundTrips(keyPrefix) {
   const config = {
@@ -58,6 +66,13 @@ async function roundTrips(keyPrefix) {
     connectTimeoutMs: 3_000
   }
   const raw = new Redis(url, { maxRetriesPerRequest: 1 })
+  const conn = createConnection({ ...config, keyPrefix: `${keyPrefix}:work` })
+  await conn.connect()
+  await raw.script("LOAD", TRANSITION_LUA)
+  const workKey = (r) => canonicalInvocationKey(`${keyPrefix}:work`, r.runId, r.toolCallId)
+  const fail = (what) => {
+    throw new Error(`bench: ${what}`)
+  }
   // Enough passes that one run's median is steady on a noisy 2-core machine (about 10 s).
   const cycles = 300
   const rounds = 31
@@ -115,6 +130,53 @@ async function roundTrips(keyPrefix) {
         }
         return perTrip(t0)
       }),
+    work: () => (records) =>
+      Effect.promise(async () => {
+        const t0 = performance.now()
+        for (const r of records) {
+          const created = await conn.setPxNx(
+            workKey(r.projecting),
+            invocationJsonParts(r.projecting).head,
+            60_000
+          )
+          if (created === null) fail("exists")
+          const code = await conn.evalsha(
+            TRANSITION_SHA1,
+            workKey(r.ready),
+            invocationJsonParts(r.ready).head
+          )
+          if (code !== 0) fail(`transition ${code}`)
+          const stored = await conn.get(workKey(r.projecting))
+          if (parseCanonicalInvocation(JSON.parse(decodeStored(stored))) === undefined) fail("corrupt")
+        }
+        return perTrip(t0)
+      }),
+    work_effect: () => (records) =>
+      Effect.gen(function* () {
+        const t0 = performance.now()
+        const command = (send, check) =>
+          Effect.callback((resume) => {
+            send().then(
+              (v) => resume(check(v) ? Effect.void : Effect.die(new Error("bench: bad reply"))),
+              (e) => resume(Effect.die(e))
+            )
+          })
+        for (const r of records) {
+          yield* command(
+            () => conn.setPxNx(workKey(r.projecting), invocationJsonParts(r.projecting).head, 60_000),
+            (v) => v !== null
+          )
+          yield* command(
+            () => conn.evalsha(TRANSITION_SHA1, workKey(r.ready), invocationJsonParts(r.ready).head),
+            (v) => v === 0
+          )
+          yield* command(
+            () => conn.get(workKey(r.projecting)),
+            (v) => parseCanonicalInvocation(JSON.parse(decodeStored(v))) !== undefined
+          )
+        }
+        return perTrip(t0)
+      }),
     script: () => (records) =>
       Effect.promise(async () => {
         await raw.script("LOAD", TRANSITION_LUA)
@@ -153,16 +215,22 @@ async function roundTrips(keyPrefix) {
     if (keys.length > 0) await raw.del(...keys)
   } while (cursor !== "0")
   await raw.quit()
+  await conn.quit()
   const [s, r, l, j] = [median(times.store), median(times.raw), median(times.script), median(times.raw_json)]
+  const [w, we] = [median(times.work), median(times.work_effect)]
   const us = (ms) => (ms * 1000).toFixed(1)
   console.log(
     `canonical_store round_trip_us=${us(s)} raw_round_trip_us=${us(r)} script_round_trip_us=${us(l)} ` +
-      `raw_json_round_trip_us=${us(j)} ` +
+      `raw_json_round_trip_us=${us(j)} work_round_trip_us=${us(w)} work_effect_round_trip_us=${us(we)} ` +
       `load=${loadavg()[0].toFixed(2)}`
   )
   console.log(`store_vs_raw_time=${(s / r).toFixed(2)} (goal <= 1.20)`)
   console.log(`script_vs_raw_time=${(l / r).toFixed(2)}`)
   console.log(`store_vs_raw_json_time=${(s / j).toFixed(2)} (raw side serializes and parses the records)`)
+  console.log(
+    `work_vs_raw_time=${(w / r).toFixed(2)} (the store's steps, no Effect) ` +
+      `work_effect_vs_raw_time=${(we / r).toFixed(2)} (the same, one bare Effect.callback per command)`
+  )
 }
 
 compression()
