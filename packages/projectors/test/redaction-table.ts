@@ -860,5 +860,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "Failed password for invalid user admin; password policy v2 applied",
     gone: [],
     stay: ["Failed password for invalid user admin", "password policy v2 applied"]
+  },
+  {
+    source: "yaml",
+    line: "  password: !!binary UGFzc3dvcmQxMjM0NTY=\n  token: !!str Tk5Lm8Np1Qr4St7Uv0Wx\n  mode: !!str readonly",
+    gone: ["UGFzc3dvcmQxMjM0NTY=", "Tk5Lm8Np1Qr4St7Uv0Wx"],
+    stay: ["password: !!binary", "token: !!str", "mode: !!str readonly"]
   }
 ]

@@ -135,11 +135,12 @@ const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$/i
 const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
 
 /**
- * `key` (optionally quoted, optionally JSON-escaped) then `=` or `:`; the value is scanned by
+ * `key` (optionally quoted, optionally JSON-escaped) then `=` or `:` (and a YAML core tag such as
+ * `!!binary` or `!!str`, which says how to read the value that follows); the value is scanned by
  * hand in {@link redactKeyValues}.
  */
 const KEY_SEP_RE =
-  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:[=-]>|:{0,2}=|[?+]=|:)[ \t]*)/g
+  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:[=-]>|:{0,2}=|[?+]=|:)[ \t]*(?:!![a-z]{1,16}[ \t]+)?)/g
 
 const isValueStop = (c: number): boolean =>
   c === 32 ||
