@@ -866,5 +866,35 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "  password: !!binary UGFzc3dvcmQxMjM0NTY=\n  token: !!str Tk5Lm8Np1Qr4St7Uv0Wx\n  mode: !!str readonly",
     gone: ["UGFzc3dvcmQxMjM0NTY=", "Tk5Lm8Np1Qr4St7Uv0Wx"],
     stay: ["password: !!binary", "token: !!str", "mode: !!str readonly"]
+  },
+  {
+    source: "i18n",
+    line: "Verbindung fehlgeschlagen: Benutzer=app Passwort=Gh7Zu2Kl9Qw; Passwort vergessen? Kennwort ändern",
+    gone: ["Gh7Zu2Kl9Qw"],
+    stay: ["Verbindung fehlgeschlagen", "Benutzer=app", "Passwort vergessen?", "Kennwort ändern"]
+  },
+  {
+    source: "i18n",
+    line: "数据库连接失败 用户名: app 密码：Zh8Mi1Ma4Qx 请检查配置",
+    gone: ["Zh8Mi1Ma4Qx"],
+    stay: ["数据库连接失败", "用户名: app", "请检查配置"]
+  },
+  {
+    source: "auth",
+    line: "sent verification code 730155 to user 42; verification code sent to +49 *** (attempt 2 of 3)",
+    gone: ["730155"],
+    stay: ["verification code sent to", "attempt 2 of 3", "user 42"]
+  },
+  {
+    source: "auth",
+    line: 'gpg: using passphrase "tiger lily under the bridge"; password "****" shown; credentials rotated for checkout/payments',
+    gone: ["tiger lily under the bridge"],
+    stay: ['password "****"', "credentials rotated for checkout/payments"]
+  },
+  {
+    source: "webhook",
+    line: "X-Hub-Signature-256: sha256=9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d; signature verification failed (sha256 mismatch)",
+    gone: ["9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d"],
+    stay: ["X-Hub-Signature-256", "signature verification failed (sha256 mismatch)"]
   }
 ]

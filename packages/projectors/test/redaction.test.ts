@@ -115,7 +115,16 @@ describe("redactText: realistic log lines", () => {
       "to a-1 ".repeat(149796),
       "a:1 ".repeat(262144),
       `gke-a${"-a".repeat(1 << 19)}`,
-      "password was ".repeat(80659)
+      "password was ".repeat(80659),
+      // phrases.ts: another language's key, quoted prose, one-time codes, credential pairs, HMACs
+      "passwort: ".repeat(104857),
+      "密码：".repeat(349525),
+      'passphrase "'.repeat(87381),
+      `passphrase "${"a".repeat(1 << 20)}`,
+      "verification code ".repeat(58254),
+      "credentials a/".repeat(74898),
+      `credentials ${"a".repeat(1 << 20)}`,
+      "signature sha256=".repeat(61680)
     ]
     for (const input of inputs) {
       const out = redactText(input)

@@ -246,6 +246,39 @@ export const SECRET_SHAPES: ReadonlyArray<SecretShape> = [
   },
   {
     kind: "secret",
+    name: "password written in words (phrases.ts)",
+    arb: fc
+      .tuple(
+        fc.constantFrom(
+          (v: string) => `Passwort: ${v}`,
+          (v: string) => `contraseña="${v}"`,
+          (v: string) => `密码：${v}`,
+          (v: string) => `пароль = ${v}`,
+          (v: string) => `mot de passe: ${v}`,
+          (v: string) => `using passphrase "${v} and more words"`,
+          (v: string) => `login credentials admin/${v} accepted`
+        ),
+        marked(chars(ALNUM + "!%*", 6, 20))
+      )
+      .map(([line, v]) => [line(v), v] as const)
+  },
+  {
+    kind: "secret",
+    name: "one-time code",
+    arb: fc
+      .tuple(
+        fc.constantFrom(
+          (v: string) => `your 2FA code is ${v}`,
+          (v: string) => `OTP ${v} sent`,
+          (v: string) => `verification code: ${v}`,
+          (v: string) => `MFA token ${v} verified`
+        ),
+        chars(DIGITS, 6, 8)
+      )
+      .map(([line, v]) => [line(v), v] as const)
+  },
+  {
+    kind: "secret",
     name: "password in prose",
     arb: fc
       .tuple(

@@ -1,6 +1,7 @@
 import type { Json } from "@aiops-harness/core"
 import { redactCliPasswords } from "./cli.js"
 import { isSensitiveName } from "./names.js"
+import { redactPhrasePasswords } from "./phrases.js"
 import {
   hasKeyHint,
   redactAuthAndEntropy,
@@ -49,10 +50,11 @@ const viewRules = (text: string): string => {
 
 /**
  * Passwords that commands carry by position or syntax (`sshpass -p X`, `IDENTIFIED BY 'X'`,
- * `AUTH X`), before the key-value rules read `SET PASSWORD = PASSWORD('X')` as `key=value`.
+ * `AUTH X`), before the key-value rules read `SET PASSWORD = PASSWORD('X')` as `key=value`; and
+ * those written in words (phrases.ts: another language's key, a quoted passphrase, a one-time code).
  */
 const redactCommands = (text: string, hint: boolean): string =>
-  redactStatementPasswords(redactCliPasswords(text), hint)
+  redactPhrasePasswords(redactStatementPasswords(redactCliPasswords(text), hint), hint)
 
 /** The secret rules on one (possibly decoded) view of the text. */
 const secretRules = (text: string): string => secretRulesAfterKeys(redactPrivateKeys(text))

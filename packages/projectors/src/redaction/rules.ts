@@ -102,9 +102,13 @@ export const redactTokenShapes = (text: string): string => {
 
 // ---- key = value secrets --------------------------------------------------------------------
 
-/** Key words that make the value of a `key=value` / `key: value` / JSON field secret. */
+/**
+ * Key words that make the value of a `key=value` / `key: value` / JSON field secret ("password"
+ * in other languages too, ASCII spellings: `Passwort`, `senha`, `wachtwoord`; the others are
+ * phrases.ts').
+ */
 const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
+  /passw(?:or)?d|passphrase|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|heslo|geslo|lozinka|salasana|losenord|passord|adgangskode|sifre|jelszo|parool|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
 
 /**
  * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
@@ -112,7 +116,7 @@ const SECRET_KEY_RE =
  * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
  */
 const UNAMBIGUOUS_KEY_RE =
-  /passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
+  /passw(?:or)?d|passphrase|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|heslo|geslo|lozinka|salasana|losenord|passord|adgangskode|sifre|jelszo|parool|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
 
 /**
  * Keys that count words or name a metric (`prompt_tokens=1834`, `active_sessions=4`,
@@ -304,8 +308,12 @@ const redactInnerObject = (block: string): string =>
     return q === 34 || q === 39 ? `${head}${value[0]}${P.secret}${value[0]}` : `${head}${P.secret}`
   })
 
-/** Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check). */
-const KEY_HINT_RE = /pass|pwd|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin/i
+/**
+ * Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check), and so does
+ * every ASCII spelling of "password" in other languages (`Kennwort`, `senha`).
+ */
+const KEY_HINT_RE =
+  /pass|pwd|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|wort|woord|senha|haslo|heslo|geslo|lozinka|salasana|senord|adgangskode|contrase|sifre|jelsz|parool/i
 /** Whether 32 hex digits start at `i` (optionally after a quote): a key under any name. */
 const hex32At = (text: string, i: number): boolean => {
   let k = i

@@ -345,6 +345,256 @@ for (let k = 0; k < 2; k++) {
 add("host-position-ordinary", "ratio 1//2 rounded", [], ["rounded"])
 add("host-position-ordinary", "path \\\\?\\C:\\long\\path accepted", [], ["accepted"])
 
+// Two blind batches (Dec 1) that found the YAML tag, foreign-language, quoted passphrase, one-time
+// code, credential pair and HMAC gaps: tuned on since.
+for (const [form, line, secret] of [
+  [
+    "batch:dec1",
+    "ssh-ed25519 private: -----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACBkZXZfa2V5X29ubHlfZm9yX3Rlc3RzX25vdF9yZWFs\\n-----END OPENSSH PRIVATE KEY-----",
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQy"
+  ],
+  [
+    "batch:dec1",
+    "connecting with mongodb+srv://svc_orders:Xk9#mP2vL8qR@cluster0.ab12c.mongodb.net/orders?retryWrites=true",
+    "Xk9#mP2vL8qR"
+  ],
+  ["batch:dec1", "amqp://guest:Rb7TqW2nZp@rabbit-prod:5672/vhost", "Rb7TqW2nZp"],
+  ["batch:dec1", "JDBC url jdbc:mysql://db1:3306/shop?user=app&password=Tz8vQm2Lp9xW", "Tz8vQm2Lp9xW"],
+  [
+    "batch:dec1",
+    "jdbc:sqlserver://sql01:1433;databaseName=Shop;user=sa;password=Qw3rTy7UiOp9;",
+    "Qw3rTy7UiOp9"
+  ],
+  [
+    "batch:dec1",
+    "Server=tcp:shop.database.windows.net,1433;Initial Catalog=shop;User ID=admin;Password=Lm4Nb8Vc2Xz6;",
+    "Lm4Nb8Vc2Xz6"
+  ],
+  [
+    "batch:dec1",
+    "DefaultEndpointsProtocol=https;AccountName=shopstore;AccountKey=q2W3e4R5t6Y7u8I9o0P1a2S3d4F5g6H7j8K9l0Z1x2C3v4B5n6M7q8W9e0R1t2Y3u4I5o6P7a8S9d0F1g2==;EndpointSuffix=core.windows.net",
+    "q2W3e4R5t6Y7u8I9o0P1a2S3d4F5g6H7j8K9l0Z1x2C3v4B5n6M7q8W9e0R1t2Y3u4I5o6P7a8S9d0F1g2=="
+  ],
+  [
+    "batch:dec1",
+    "https://shopstore.blob.core.windows.net/c/file.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31&sig=Zk3pQ9vL2mN8xR4tW7yB1cD5fG0hJ6kM3nP9qS2uV4w%3D",
+    "Zk3pQ9vL2mN8xR4tW7yB1cD5fG0hJ6kM3nP9qS2uV4w"
+  ],
+  [
+    "batch:dec1",
+    "presigned https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAQ3EGUOAB7EXAMPLE%2F20261201%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=4f1c3a9e8b7d6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a",
+    "4f1c3a9e8b7d6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a"
+  ],
+  [
+    "batch:dec1",
+    '"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\\n-----END PRIVATE KEY-----\\n", "client_email": "svc@proj.iam.gserviceaccount.com"',
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj"
+  ],
+  [
+    "batch:dec1",
+    "Cookie: session_id=9f8e7d6c5b4a39281706f5e4d3c2b1a0; theme=dark",
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+  ],
+  [
+    "batch:dec1",
+    "Set-Cookie: JSESSIONID=8A3F5C2E9B1D7F4A6C0E2B8D5F1A3C7E; Path=/; HttpOnly",
+    "8A3F5C2E9B1D7F4A6C0E2B8D5F1A3C7E"
+  ],
+  ["batch:dec1", "X-Auth-Token: 7d9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c", "7d9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c"],
+  ["batch:dec1", "Proxy-Authorization: Basic YWRtaW46U3VwM3JTM2NyM3Q=", "YWRtaW46U3VwM3JTM2NyM3Q="],
+  [
+    "batch:dec1",
+    "vault login token=hvs.CAESIJ3kQmZ8pL2vN7xR9tW4yB6cD1fG5hJ0kM8nP3qS2uV7",
+    "hvs.CAESIJ3kQmZ8pL2vN7xR9tW4yB6cD1fG5hJ0kM8nP3qS2uV7"
+  ],
+  [
+    "batch:dec1",
+    "export KUBECONFIG_TOKEN=eyJhbGciOiJSUzI1NiIsImtpZCI6IjEyMyJ9.eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50In0.c2lnbmF0dXJlX25vdF9yZWFsX2Zvcl90ZXN0aW5n",
+    "c2lnbmF0dXJlX25vdF9yZWFsX2Zvcl90ZXN0aW5n"
+  ],
+  [
+    "batch:dec1",
+    "client_secret: 8Q~xYz1AbC2dEf3GhI4jKl5MnO6pQr7StU8vWx",
+    "8Q~xYz1AbC2dEf3GhI4jKl5MnO6pQr7StU8vWx"
+  ],
+  ["batch:dec1", "--set auth.rootPassword=Hj6Kl9Mn2Bv5 --set image.tag=7.0", "Hj6Kl9Mn2Bv5"],
+  ["batch:dec1", "helm install x --set-string postgresql.auth.password='Pq8Wr3Et6Ty1'", "Pq8Wr3Et6Ty1"],
+  ["batch:dec1", "mysqldump -uroot -pSq1Lp4Ss9Wd shop > dump.sql", "Sq1Lp4Ss9Wd"],
+  ["batch:dec1", "PGPASSWORD=Pg7Xw2Qz5Lm psql -h db -U app shop", "Pg7Xw2Qz5Lm"],
+  ["batch:dec1", 'psql "host=db user=app password=Ab3Cd6Ef9Gh dbname=shop"', "Ab3Cd6Ef9Gh"],
+  ["batch:dec1", "wget --http-user=deploy --http-password=Wg4Et7Ht0Pq https://x/y", "Wg4Et7Ht0Pq"],
+  [
+    "batch:dec1",
+    "git clone https://oauth2:glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn@gitlab.example.com/g/r.git",
+    "glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn"
+  ],
+  [
+    "batch:dec1",
+    "git clone https://x-access-token:ghs_16C7e42F292c6912E7710c838347Ae178B4a@github.com/o/r",
+    "ghs_16C7e42F292c6912E7710c838347Ae178B4a"
+  ],
+  [
+    "batch:dec1",
+    "pip install --index-url https://__token__:pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0@pypi.example/simple pkg",
+    "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0"
+  ],
+  [
+    "batch:dec1",
+    "//registry.npmjs.org/:_authToken=npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2",
+    "npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+  ],
+  [
+    "batch:dec1",
+    '"auths":{"registry.example.com":{"auth":"ZGVwbG95OlJlZzFzdHJ5UGFzcw=="}}',
+    "ZGVwbG95OlJlZzFzdHJ5UGFzcw=="
+  ],
+  ["batch:dec1", "smtp: user=alerts@example.com pass=Sm7Tp2Ps5Wd", "Sm7Tp2Ps5Wd"],
+  ["batch:dec1", "login failed for user bob with password 'Hunter2Hunter2'", "Hunter2Hunter2"],
+  ["batch:dec1", "passwd=Pw9Xz3Qa6 retries=3", "Pw9Xz3Qa6"],
+  [
+    "batch:dec1",
+    "secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+  ],
+  [
+    "batch:dec1",
+    "aws_session_token=IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQDexampletokenvalue1234567890abcdef",
+    "IQoJb3JpZ2luX2VjEJr"
+  ],
+  [
+    "batch:dec1",
+    "SLACK_WEBHOOK=https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "XXXXXXXXXXXXXXXXXXXXXXXX"
+  ],
+  [
+    "batch:dec1",
+    "https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01",
+    "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEf"
+  ],
+  [
+    "batch:dec1",
+    'api_key: "sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3"',
+    "sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3"
+  ],
+  ["batch:dec1", 'Authorization: Token token="Tk5Lm8Np1Qr4St7Uv0"', "Tk5Lm8Np1Qr4St7Uv0"],
+  [
+    "batch:dec1",
+    'Authorization: Digest username="app", realm="x", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", response="6629fae49393a05397450978507c4ef1"',
+    "6629fae49393a05397450978507c4ef1"
+  ],
+  [
+    "batch:dec1",
+    "?access_token=EAAGm0PX4ZCpsBAKZCZAZBz3example0token0value0123",
+    "EAAGm0PX4ZCpsBAKZCZAZBz3example0token0value0123"
+  ],
+  ["batch:dec1", "redis://:Rd5Ps8Wd1Xy@cache-prod:6379/0", "Rd5Ps8Wd1Xy"],
+  ["batch:dec1", "ldap://cn=admin,dc=example,dc=org:Ld7Ap2Pw9@ldap01:389", "Ld7Ap2Pw9"],
+  ["batch:dec1", "-Djavax.net.ssl.keyStorePassword=Ks4Pw7Sd0Lm -Xmx2g", "Ks4Pw7Sd0Lm"],
+  ["batch:dec1", "spring.datasource.password=Sp3Ds6Pw9Qx", "Sp3Ds6Pw9Qx"],
+  ["batch:dec1", "<password>Mv2Np5Qr8St</password>", "Mv2Np5Qr8St"],
+  ["batch:dec1", "password: !!binary UGFzc3dvcmQxMjM0NTY=", "UGFzc3dvcmQxMjM0NTY="],
+  ["batch:dec1", 'level=info msg="using credentials" user=deploy password="Qz8!mW3#pL"', "Qz8!mW3#pL"],
+  [
+    "batch:dec1",
+    '{"level":"debug","event":"auth","headers":{"authorization":"Bearer ya29.a0AfH6SMBxExampleTokenValue1234567890"}}',
+    "ya29.a0AfH6SMBxExampleTokenValue1234567890"
+  ],
+  ["batch:dec1", '{"db":{"user":"app","pass":"Nv5Bq8Wx2Kz"}}', "Nv5Bq8Wx2Kz"],
+  [
+    "batch:dec1",
+    'curl -H "X-API-KEY: 3f9a7c1e5b2d8f4a6c0e9b7d5f3a1c8e" https://api.example.com',
+    "3f9a7c1e5b2d8f4a6c0e9b7d5f3a1c8e"
+  ],
+  [
+    "batch:dec1",
+    "curl -H 'PRIVATE-TOKEN: glpat-Zx9Yw8Vu7Ts6Rq5Po4Nm' https://gitlab/api",
+    "glpat-Zx9Yw8Vu7Ts6Rq5Po4Nm"
+  ],
+  [
+    "batch:dec1",
+    "the api key is 9c2f7e1a4b8d3f6a0e5c9b2d7f1a4e8c, rotate it",
+    "9c2f7e1a4b8d3f6a0e5c9b2d7f1a4e8c"
+  ],
+  [
+    "batch:dec1",
+    'used passphrase "correct horse battery staple" for the keystore',
+    "correct horse battery staple"
+  ],
+  ["batch:dec1", 'MYSQL_ROOT_PASSWORD: "R0otPw!2026"', "R0otPw!2026"],
+  ["batch:dec1", '- name: DB_PASSWORD\\n  value: "Kd8Lm3Np6Qr"', "Kd8Lm3Np6Qr"],
+  ["batch:dec1", "env: [{name: API_TOKEN, value: Tq4Wr7Ey0Ui}]", "Tq4Wr7Ey0Ui"],
+  ["batch:dec1", "docker run -e POSTGRES_PASSWORD=Ps6Gr9Ql2Xw postgres:16", "Ps6Gr9Ql2Xw"],
+  ["batch:dec1", "kubectl create secret generic db --from-literal=password=Kc3Vb6Nm9Qw", "Kc3Vb6Nm9Qw"],
+  ["batch:dec1", "echo 'cGFzc3dvcmQ9U3VwM3JTM2NyM3Q=' | base64 -d", "cGFzc3dvcmQ9U3VwM3JTM2NyM3Q="],
+  [
+    "batch:dec1",
+    "Received webhook with signature sha256=5d41402abc4b2a76b9719d911017c592ae8f2b1c3d4e5f60718293a4b5c6d7e8",
+    "5d41402abc4b2a76b9719d911017c592ae8f2b1c3d4e5f60718293a4b5c6d7e8"
+  ],
+  ["batch:dec1", "OTP code 482913 sent to user", "482913"],
+  [
+    "batch:dec1",
+    "reset link https://app.example.com/reset?token=Rt7Yu2Io5Pa8Sd1Fg4Hj",
+    "Rt7Yu2Io5Pa8Sd1Fg4Hj"
+  ],
+  [
+    "batch:dec1",
+    "https://app.example.com/callback#access_token=At3Ks6Lp9Qw2Er5Ty8Ui&token_type=bearer",
+    "At3Ks6Lp9Qw2Er5Ty8Ui"
+  ],
+  ["batch:dec1", "password%3DPe4Rc7Nt0Xq%26user%3Dbob", "Pe4Rc7Nt0Xq"],
+  ["batch:dec1", "user:bob pass:Bp5Qs8Tu1Vw", "Bp5Qs8Tu1Vw"],
+  ["batch:dec1", "credentials bob/Cr9Ed2Nt5Ls for the ftp drop", "Cr9Ed2Nt5Ls"],
+  ["batch:dec1", "ftp://backup:Fb3Kp6Up9Zx@ftp.example.com/dumps", "Fb3Kp6Up9Zx"],
+  ["batch:dec1", "sftp user backup password Sf4Tp7Pw0Qr", "Sf4Tp7Pw0Qr"],
+  [
+    "batch:dec1",
+    '"apiKey":"AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"',
+    "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"
+  ],
+  ["batch:dec1", "stripe.api_key = 'rk_live_51HxYzAbCdEfGhIjKlMnOpQr'", "rk_live_51HxYzAbCdEfGhIjKlMnOpQr"],
+  ["batch:dec1", "TWILIO_AUTH_TOKEN=4c8f2a6e0b9d7f3a5c1e8b4d2f6a0c9e", "4c8f2a6e0b9d7f3a5c1e8b4d2f6a0c9e"],
+  [
+    "batch:dec1",
+    "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnX2V4YW1wbGVfdmFsdWVfMTIzNDU2",
+    "c2lnX2V4YW1wbGVfdmFsdWVfMTIzNDU2"
+  ],
+  ["batch:dec1", "secret=Sc/7+Kp2=Wq9", "Sc/7+Kp2=Wq9"],
+  ["batch:dec1", "pwd='P@$$w0rd!'", "P@$$w0rd!"],
+  ["batch:dec1", '"password" : "with spaces inside 2026"', "with spaces inside 2026"],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell default in a config line, not a template
+  ["batch:dec1", "password = ${DB_PASS:-Df3Lt6Pw9Xz}", "Df3Lt6Pw9Xz"],
+  ["batch:dec1", "jdbc:postgresql://db:5432/shop?user=app&password=Jp8Gq1Rs4Tv&ssl=true", "Jp8Gq1Rs4Tv"],
+  ["batch:dec1", "mongodb://admin:Mg2Db5Ad8Qw@mongo-0.mongo:27017/?authSource=admin", "Mg2Db5Ad8Qw"],
+  [
+    "batch:dec1",
+    "Authorization: AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261201/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024",
+    "fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024"
+  ],
+  [
+    "batch:dec1",
+    "aws configure set aws_secret_access_key Wj4Kl7Mn0Pq3Rs6Tu9Vw2Xy5Za8Bc1De4Fg7Hi0",
+    "Wj4Kl7Mn0Pq3Rs6Tu9Vw2Xy5Za8Bc1De4Fg7Hi0"
+  ],
+  [
+    "batch:dec1",
+    "gcloud auth activate-service-account --key-file=/tmp/k.json; private_key_id: 8f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e",
+    "8f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e"
+  ],
+  [
+    "batch:dec1",
+    'ssh -i ~/.ssh/id_rsa -o "ProxyCommand sshpass -p Sh5Pr8Ox1Yq ssh jump" host',
+    "Sh5Pr8Ox1Yq"
+  ],
+  ["batch:dec1", "mysql --password=My6Sq9Lp2Wd -h db", "My6Sq9Lp2Wd"],
+  ["batch:dec1", "PASSWORD: Cap5Lk8Pw1Zx", "Cap5Lk8Pw1Zx"],
+  ["batch:dec1", "Passwort: Gr3Mn6Pw9Xy", "Gr3Mn6Pw9Xy"],
+  ["batch:dec1", "mot de passe: Fr4Mo7Dp0Zq", "Fr4Mo7Dp0Zq"],
+  ["batch:dec1", "contraseña=Es5Co8Nt1Ra", "Es5Co8Nt1Ra"],
+  ["batch:dec1", "密码: Zh6Mi9Ma2Qw", "Zh6Mi9Ma2Qw"]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -872,6 +872,44 @@ for (const [line, keep] of [
 ])
   add("host-position-ordinary", line, [], keep)
 
+// Written (Dec 1) before phrases.ts and the foreign-language keys existed; never tuned on.
+for (const [form, line, secret] of [
+  ["phrase:other language", "Kennwort=Kw7Rt2Zu5Nm", "Kw7Rt2Zu5Nm"],
+  ["phrase:other language", 'neues Passwort: "Np4Sw8Rd1Lq"', "Np4Sw8Rd1Lq"],
+  ["phrase:other language", "senha: Sn3Ha6Pt9Br", "Sn3Ha6Pt9Br"],
+  ["phrase:other language", "пароль: Pr5Ol8Ru1Sx", "Pr5Ol8Ru1Sx"],
+  ["phrase:other language", "パスワード=Ja7Pw0Ss3Dk", "Ja7Pw0Ss3Dk"],
+  ["phrase:other language", "비밀번호: Ko2Pw5Rd8Mx", "Ko2Pw5Rd8Mx"],
+  ["phrase:other language", "wachtwoord = Nl6Ww9Tw2Qa", "Nl6Ww9Tw2Qa"],
+  ["phrase:other language", "口令：Kl4Ng7Zh0Pw", "Kl4Ng7Zh0Pw"],
+  ["phrase:other language", "hasło: Pl8Hs1Lo4Qz", "Pl8Hs1Lo4Qz"],
+  [
+    "phrase:quoted passphrase",
+    'set passphrase to "tiger lily under the bridge"',
+    "tiger lily under the bridge"
+  ],
+  ["phrase:quoted passphrase", "GPG passphrase 'blue-monkey-47-sunrise' accepted", "blue-monkey-47-sunrise"],
+  ["phrase:one-time code", "verification code: 730155", "730155"],
+  ["phrase:one-time code", "your 2FA code is 918273", "918273"],
+  ["phrase:one-time code", "MFA token 552019 verified", "552019"],
+  ["phrase:credential pair", "login credentials admin/Ad5Mn8Pw1Zx accepted", "Ad5Mn8Pw1Zx"],
+  [
+    "phrase:hmac",
+    "X-Hub-Signature-256: sha256=9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d",
+    "9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d"
+  ]
+])
+  add(form, line, [secret])
+for (const line of [
+  "Passwort vergessen? Klicken Sie hier",
+  "password reset requested for bob",
+  "the passphrase prompt timed out after 30s",
+  "verification code sent to +49 *** (attempt 2 of 3)",
+  "credentials rotated for service checkout/payments",
+  "signature verification failed (sha256 mismatch)"
+])
+  add("phrase-ordinary", line, [], [line])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length

@@ -1,0 +1,84 @@
+import { QUOTED } from "./cli.js"
+import { PLACEHOLDERS } from "./placeholders.js"
+
+/**
+ * Secrets that people and programs write in words rather than as `key=value` with an English
+ * key: a password key in another language (`Passwort: X`, `contraseña=X`, `密码：X`), a quoted
+ * password or passphrase in prose (`passphrase "correct horse battery staple"`), a one-time code
+ * (`your 2FA code is 918273`), a `user/password` pair after "credentials" and a webhook's HMAC
+ * (`signature sha256=<hex>`). Text that only names them (`Passwort vergessen?`, `verification
+ * code sent`, `signature verification failed`) has no value in those places and stays.
+ */
+
+const SECRET = PLACEHOLDERS.secret
+
+/**
+ * "Password" in other languages, written with letters a key-value key cannot hold (non-ASCII, or
+ * blanks: `mot de passe`); the ASCII spellings (`Passwort`, `senha`) are secret keys in rules.ts.
+ */
+const PASSWORD_WORDS = [
+  "mot de passe",
+  "contraseña",
+  "hasło",
+  "lösenord",
+  "şifre",
+  "jelszó",
+  "пароль",
+  "密码",
+  "密碼",
+  "口令",
+  "パスワード",
+  "비밀번호",
+  "κωδικός"
+]
+
+/** A key in one of those languages (optionally quoted), `:`, `=` or a full-width colon, a value. */
+const FOREIGN_KEY_RE = new RegExp(
+  `(?<![\\p{L}\\p{N}_])((?:${PASSWORD_WORDS.join("|")})["']?[ \\t]*[:=：][ \\t]*)(?:${QUOTED}|(?![<'"])[^\\s'",;]{1,256})`,
+  "giu"
+)
+const NON_ASCII_RE = /[^\x00-\x7f]/
+
+/** `password "X"`, `passphrase 'X'`, `set passphrase to "X"`: blanks (and a linking word), a quote. */
+const QUOTED_PROSE_RE =
+  /(?<![\w-])((?:passw(?:or)?d|passphrase)(?:[ \t]+(?:is|was|of|now|to|set to|changed to))?[ \t]+)(["'])(?!<[A-Z_]{2,20}>)([^"'\r\n]{4,256})\2/gi
+/** Quoted words that describe a password instead of being one. */
+const NOT_A_PASSWORD_RE =
+  /^(?:\*+|x+|redacted|masked|hidden|none|null|empty|required|invalid|reset|changed|expired)$/i
+
+/** `OTP 482913`, `your 2FA code is 918273`, `MFA token 552019`, `verification code: 730155`. */
+const ONE_TIME_CODE_RE =
+  /(?<![\w-])((?:t?otp(?:[ \t]+code)?|one[- ]time[ \t]+(?:code|password|passcode|pin)|(?:verification|confirmation|security|login|sms|2fa|mfa|auth(?:entication)?)[ \t]+(?:code|token|pin)|passcode)(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*)\d{4,8}(?![\d.,:/-])/gi
+const ONE_TIME_HINT_RE = /code|otp|mfa|2fa|one[- ]time/i
+
+/** `credentials admin/X`, `credentials are bob:X`: the part after the user goes (when it looks like one). */
+const CREDENTIAL_PAIR_RE =
+  /(?<![\w-])(credentials?(?:[ \t]+(?:are|is|were|was))?[ \t]*[:=]?[ \t]+[^\s/:@'"]{1,64}[/:])([^\s'"/]{4,256})/gi
+const PASSWORD_SHAPED_RE = /^(?=.*[A-Za-z])(?=.*[\d!#$%&*+=?@^_~]).+$/
+
+/** `X-Hub-Signature-256: sha256=<hex>`, `signature sha1=<hex>`: a webhook's HMAC. */
+const HMAC_RE =
+  /((?:signature|sig)[\w-]{0,8}[ \t]*[:=]?[ \t]*(?:sha1|sha256|sha512)=)[0-9a-fA-F]{40,128}(?![0-9a-fA-F])/gi
+
+/**
+ * Each rule runs only on text holding its words (one cheap test each); `hint` is `hasKeyHint`
+ * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
+ */
+export const redactPhrasePasswords = (text: string, hint: boolean): string => {
+  let out = text
+  if (NON_ASCII_RE.test(out) || out.includes("de passe")) out = out.replace(FOREIGN_KEY_RE, `$1${SECRET}`)
+  if (ONE_TIME_HINT_RE.test(out)) out = out.replace(ONE_TIME_CODE_RE, `$1${SECRET}`)
+  if (!hint) return out
+  if ((out.includes('"') || out.includes("'")) && /passw|passphrase/i.test(out)) {
+    out = out.replace(QUOTED_PROSE_RE, (whole, head: string, q: string, value: string) =>
+      NOT_A_PASSWORD_RE.test(value.trim()) ? whole : `${head}${q}${SECRET}${q}`
+    )
+  }
+  if (/cred/i.test(out)) {
+    out = out.replace(CREDENTIAL_PAIR_RE, (whole, head: string, value: string) =>
+      PASSWORD_SHAPED_RE.test(value) ? `${head}${SECRET}` : whole
+    )
+  }
+  if (/sig/i.test(out)) out = out.replace(HMAC_RE, `$1${SECRET}`)
+  return out
+}
