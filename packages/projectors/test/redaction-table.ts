@@ -896,5 +896,23 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "X-Hub-Signature-256: sha256=9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d; signature verification failed (sha256 mismatch)",
     gone: ["9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d"],
     stay: ["X-Hub-Signature-256", "signature verification failed (sha256 mismatch)"]
+  },
+  {
+    source: "code",
+    line: 'new Client({ password: process.env.DB_PASS || \'Fb9Ck2Pw5Lm\', user: os.getenv("DB_USER", "app") })',
+    gone: ["Fb9Ck2Pw5Lm"],
+    stay: ["new Client", "DB_USER", '"app"']
+  },
+  {
+    source: "code",
+    line: 'requests.get(url, auth=(\'admin\', \'Rq2Au5Th8Zx\'), timeout=5); HTTPBasicAuth("svc", "Hb3As6Ic9Wy"); auth=("oauth2", "bearer")',
+    gone: ["Rq2Au5Th8Zx", "Hb3As6Ic9Wy"],
+    stay: ["'admin'", '"svc"', 'auth=("oauth2", "bearer")', "timeout=5"]
+  },
+  {
+    source: "cli",
+    line: "openssl enc -aes-256-cbc -k Oe3Nc6Kk9Vb -in a; openssl s_client -connect api -k; login PW=Zq1Xw2Ce3Vr db_pw: Dp4Wq7Er0Ty",
+    gone: ["Oe3Nc6Kk9Vb", "Zq1Xw2Ce3Vr", "Dp4Wq7Er0Ty"],
+    stay: ["openssl enc -aes-256-cbc -k", "-in a", "openssl s_client -connect api -k"]
   }
 ]

@@ -124,7 +124,11 @@ describe("redactText: realistic log lines", () => {
       "verification code ".repeat(58254),
       "credentials a/".repeat(74898),
       `credentials ${"a".repeat(1 << 20)}`,
-      "signature sha256=".repeat(61680)
+      "signature sha256=".repeat(61680),
+      'password: x || "'.repeat(65536),
+      `pass = ${"f(".repeat(1 << 19)}`,
+      'auth=("a", '.repeat(95325),
+      "openssl enc -k ".repeat(69905)
     ]
     for (const input of inputs) {
       const out = redactText(input)

@@ -96,6 +96,8 @@ const RULES: ReadonlyArray<CliRule> = [
     values: [option("-w")]
   },
   { tools: ["zip", "zipcloak", "unzip", "funzip"], values: [spacedOption("-P")] },
+  // `openssl enc -k X` (a passphrase; `-pass pass:X` is the key-value rules'). `s_client -k` has none.
+  { tools: ["openssl"], values: [spacedOption("-k")] },
   { tools: ["7z", "7za", "7zr"], values: [attachedOption("-p")] },
   {
     tools: [

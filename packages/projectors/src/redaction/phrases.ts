@@ -37,7 +37,8 @@ const FOREIGN_KEY_RE = new RegExp(
   `(?<![\\p{L}\\p{N}_])((?:${PASSWORD_WORDS.join("|")})["']?[ \\t]*[:=：][ \\t]*)(?:${QUOTED}|(?![<'"])[^\\s'",;]{1,256})`,
   "giu"
 )
-const NON_ASCII_RE = /[^\x00-\x7f]/
+/** Whole-text ASCII check (anchored: faster than searching for one non-ASCII character). */
+const ASCII_ONLY_RE = /^[\x00-\x7f]*$/
 
 /** `password "X"`, `passphrase 'X'`, `set passphrase to "X"`: blanks (and a linking word), a quote. */
 const QUOTED_PROSE_RE =
@@ -61,13 +62,30 @@ const HMAC_RE =
   /((?:signature|sig)[\w-]{0,8}[ \t]*[:=]?[ \t]*(?:sha1|sha256|sha512)=)[0-9a-fA-F]{40,128}(?![0-9a-fA-F])/gi
 
 /**
+ * A literal after a secret key's expression, as its fallback or argument: `password:
+ * process.env.X || 'X'`, `pass = env.get("SMTP_PASS") ?? "X"`, `os.getenv("DB_PASSWORD", "X")`.
+ */
+const FALLBACK_RE =
+  /((?:passw(?:or)?d|passphrase|pwd|pass|secret|token|api[_-]?key)[\w-]{0,16}["']?[ \t]*(?:=>|:=|[:=])[ \t]*(?:[^\r\n;'"]|"[^"\r\n]{0,64}"|'[^'\r\n]{0,64}'){1,128}?(?:\|\||\?\?|[ \t]or[ \t]|,)[ \t]*)(["'])([^"'\r\n\\]{6,256})\2/gi
+/** A fallback operator or an environment lookup with a default (`getenv("X", "d")`, `fetch(`). */
+const FALLBACK_HINT_RE = /\|\||\?\?|[ \t]or[ \t]|get(?:env)?\(|fetch\(/
+/** `auth=("user", "X")`, `HTTPBasicAuth("user", "X")`, `aiohttp.BasicAuth('user', 'X')`. */
+const AUTH_PAIR_RE =
+  /((?:\bauth|BasicAuth|DigestAuth|basic_auth|http_auth)[ \t]*(?:=[ \t]*)?\([ \t]*(["'])[^"'\r\n]{1,128}\2[ \t]*,[ \t]*)(["'])([^"'\r\n\\]{1,256})\3/gi
+/** A literal that reads as a password, not a name (`DB_PASSWORD`) or a word (`bearer`). */
+const isPasswordLiteral = (value: string): boolean =>
+  PASSWORD_SHAPED_RE.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z][\w+.-]*:\/\//i.test(value)
+
+/**
  * Each rule runs only on text holding its words (one cheap test each); `hint` is `hasKeyHint`
  * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
  */
 export const redactPhrasePasswords = (text: string, hint: boolean): string => {
   let out = text
-  if (NON_ASCII_RE.test(out) || out.includes("de passe")) out = out.replace(FOREIGN_KEY_RE, `$1${SECRET}`)
-  if (ONE_TIME_HINT_RE.test(out)) out = out.replace(ONE_TIME_CODE_RE, `$1${SECRET}`)
+  if (!ASCII_ONLY_RE.test(out) || out.includes("de passe")) out = out.replace(FOREIGN_KEY_RE, `$1${SECRET}`)
+  // Every one-time-code phrase holds "code" or a `hasKeyHint` word (otp, token, pin, pass, auth).
+  if ((hint || out.includes("ode") || out.includes("ODE")) && ONE_TIME_HINT_RE.test(out))
+    out = out.replace(ONE_TIME_CODE_RE, `$1${SECRET}`)
   if (!hint) return out
   if ((out.includes('"') || out.includes("'")) && /passw|passphrase/i.test(out)) {
     out = out.replace(QUOTED_PROSE_RE, (whole, head: string, q: string, value: string) =>
@@ -80,5 +98,17 @@ export const redactPhrasePasswords = (text: string, hint: boolean): string => {
     )
   }
   if (/sig/i.test(out)) out = out.replace(HMAC_RE, `$1${SECRET}`)
+  if (out.includes('"') || out.includes("'")) {
+    if (FALLBACK_HINT_RE.test(out)) {
+      out = out.replace(FALLBACK_RE, (whole, head: string, q: string, value: string) =>
+        isPasswordLiteral(value) ? `${head}${q}${SECRET}${q}` : whole
+      )
+    }
+    if (/auth/i.test(out)) {
+      out = out.replace(AUTH_PAIR_RE, (whole, head: string, _q1: string, q: string, value: string) =>
+        isPasswordLiteral(value) ? `${head}${q}${SECRET}${q}` : whole
+      )
+    }
+  }
   return out
 }

@@ -108,7 +108,7 @@ export const redactTokenShapes = (text: string): string => {
  * phrases.ts').
  */
 const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|heslo|geslo|lozinka|salasana|losenord|passord|adgangskode|sifre|jelszo|parool|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
+  /passw(?:or)?d|passphrase|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
 
 /**
  * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
@@ -116,7 +116,7 @@ const SECRET_KEY_RE =
  * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
  */
 const UNAMBIGUOUS_KEY_RE =
-  /passw(?:or)?d|passphrase|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|heslo|geslo|lozinka|salasana|losenord|passord|adgangskode|sifre|jelszo|parool|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
+  /passw(?:or)?d|passphrase|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
 
 /**
  * Keys that count words or name a metric (`prompt_tokens=1834`, `active_sessions=4`,
@@ -259,7 +259,8 @@ const PHRASE_RE = /^[A-Za-z]+(?:[ \t,.;:!?'-]{1,4}[A-Za-z]+){1,50}[ \t.,!?]{0,3}
 const looksLikeToken = (value: string): boolean => {
   if (value.length === 0) return false
   const c = value.charCodeAt(0)
-  if (c === 96 /* ` */ || c === 123 /* { */ || c === 91 /* [ */) return false
+  // Code, an object, a list or a call's arguments (`auth=("user", "X")`, phrases.ts reads those).
+  if (c === 96 /* ` */ || c === 123 /* { */ || c === 91 /* [ */ || c === 40 /* ( */) return false
   if (/^[A-Za-z]+$/.test(value)) return value.length >= 12 && !WORD_RE.test(value)
   if (value.length <= 300 && (CLASS_NAME_RE.test(value) || PHRASE_RE.test(value))) return false
   return true
@@ -310,10 +311,10 @@ const redactInnerObject = (block: string): string =>
 
 /**
  * Every key {@link SECRET_KEY_RE} accepts contains one of these (cheap pre-check), and so does
- * every ASCII spelling of "password" in other languages (`Kennwort`, `senha`).
+ * every ASCII spelling of "password" it accepts in other languages (`Kennwort`, `senha`, `haslo`).
  */
 const KEY_HINT_RE =
-  /pass|pwd|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|wort|woord|senha|haslo|heslo|geslo|lozinka|salasana|senord|adgangskode|contrase|sifre|jelsz|parool/i
+  /pass|pwd|pw\b|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|wort|woord|senha|contrase|haslo|sifre/i
 /** Whether 32 hex digits start at `i` (optionally after a quote): a key under any name. */
 const hex32At = (text: string, i: number): boolean => {
   let k = i

@@ -595,6 +595,116 @@ for (const [form, line, secret] of [
 ])
   add(form, line, [secret])
 
+// A third blind batch (Dec 1): found the `pw` key, code literals, auth pairs and `openssl -k`; tuned on since.
+// (`db.connect("postgres", "app", "X")`, a positional password with no key word, is left out.)
+for (const [form, line, secret] of [
+  ["batch:dec1b", 'WARN  [auth] bad login for "ops" (pw=Lw3Ks8Qa1Zp)', "Lw3Ks8Qa1Zp"],
+  [
+    "batch:dec1b",
+    "2026-12-01T10:00:00Z app[web.1]: DATABASE_URL=postgres://u8a9:p4ss5W0rdX@ec2-1-2-3-4.compute-1.amazonaws.com:5432/d1",
+    "p4ss5W0rdX"
+  ],
+  ["batch:dec1b", "Using api-key: 5f4dcc3b5aa765d61d8327deb882cf99", "5f4dcc3b5aa765d61d8327deb882cf99"],
+  ["batch:dec1b", "Connecting to broker with sasl.password=Kf6Sa9Sl2Pw", "Kf6Sa9Sl2Pw"],
+  [
+    "batch:dec1b",
+    'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="app" password="Kj4Aa7Ss0Cf";',
+    "Kj4Aa7Ss0Cf"
+  ],
+  ["batch:dec1b", "ssl.key.password = Sk5Ey8Pw1Qx", "Sk5Ey8Pw1Qx"],
+  [
+    "batch:dec1b",
+    '{"type":"service_account","private_key_id":"1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b","private_key":"-----BEGIN PRIVATE KEY-----\\\\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASC\\\\n-----END PRIVATE KEY-----\\\\n"}',
+    "MIIEvgIBADANBgkqhkiG9w0BAQEFAASC"
+  ],
+  ["batch:dec1b", "[client]\\npassword=My7Cn0Fg3Qz\\nuser=root", "My7Cn0Fg3Qz"],
+  [
+    "batch:dec1b",
+    "machine api.heroku.com login me@example.com password 7c4a8d09ca3762af61e59520943dc26494f8941b",
+    "7c4a8d09ca3762af61e59520943dc26494f8941b"
+  ],
+  ["batch:dec1b", "auth: { user: 'mailer', pass: 'Ml8Pr3Ss6Wx' }", "Ml8Pr3Ss6Wx"],
+  ["batch:dec1b", "new Client({ password: process.env.X || 'Fb9Ck2Pw5Lm' })", "Fb9Ck2Pw5Lm"],
+  ["batch:dec1b", "createConnection({host:'db',user:'root',password:'Cr1Cn4Pw7Qy'})", "Cr1Cn4Pw7Qy"],
+  ["batch:dec1b", "requests.get(url, auth=('admin', 'Rq2Au5Th8Zx'))", "Rq2Au5Th8Zx"],
+  ["batch:dec1b", 'HTTPBasicAuth("svc", "Hb3As6Ic9Wy")', "Hb3As6Ic9Wy"],
+  [
+    "batch:dec1b",
+    'conn = psycopg2.connect(dbname="shop", user="app", password="Pg0Ps3Cn6Vt")',
+    "Pg0Ps3Cn6Vt"
+  ],
+  ["batch:dec1b", "ansible_become_pass: Ab4Bp7Ss0Qw", "Ab4Bp7Ss0Qw"],
+  [
+    "batch:dec1b",
+    "ansible-vault view --vault-password-file=/x secrets.yml; vault_pass=Av5Lt8Pw1Ex",
+    "Av5Lt8Pw1Ex"
+  ],
+  ["batch:dec1b", 'terraform apply -var "db_password=Tf6Va9Rp2Wd"', "Tf6Va9Rp2Wd"],
+  ["batch:dec1b", "TF_VAR_admin_password=Tv7Ar0Ad3Mn", "Tv7Ar0Ad3Mn"],
+  [
+    "batch:dec1b",
+    "git config --global credential.helper store; https://bob:Gc8Rd1St4Ze@git.example.com",
+    "Gc8Rd1St4Ze"
+  ],
+  ["batch:dec1b", "[Credential]\\nusername = bob\\npassword = Wc9Rd2Pw5Nx", "Wc9Rd2Pw5Nx"],
+  ["batch:dec1b", "keytool -genkey -storepass Kt0St3Pw6Ry -keypass Kp1Ss4Pw7Tz", "Kt0St3Pw6Ry"],
+  ["batch:dec1b", "openssl pkcs12 -export -passout pass:Os2Pk5Ex8Ua -out x.p12", "Os2Pk5Ex8Ua"],
+  ["batch:dec1b", "openssl enc -aes-256-cbc -k Oe3Nc6Kk9Vb -in a", "Oe3Nc6Kk9Vb"],
+  ["batch:dec1b", "gpg --batch --passphrase Gp4Bt7Ch0Wc -d x.gpg", "Gp4Bt7Ch0Wc"],
+  ["batch:dec1b", "unzip -P Uz5Ip8Pw1Xd a.zip", "Uz5Ip8Pw1Xd"],
+  ["batch:dec1b", "rclone config: pass = Rc6Ln9Ps2Ye", "Rc6Ln9Ps2Ye"],
+  ["batch:dec1b", "s3cmd --secret_key=S3c7Md0Sk3Zf ls", "S3c7Md0Sk3Zf"],
+  ["batch:dec1b", "az storage blob list --account-key Az8Ac1Ky4Ag==", "Az8Ac1Ky4Ag=="],
+  ["batch:dec1b", "export VAULT_TOKEN=s.Vt9Ok2En5Bh7Ck0Dl3Em", "s.Vt9Ok2En5Bh7Ck0Dl3Em"],
+  [
+    "batch:dec1b",
+    "export GITHUB_TOKEN=github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV",
+    "github_pat_11ABCDEFG0123456789_abcdefghij"
+  ],
+  ["batch:dec1b", "glpat-Xy7Zw3Vu9Ts1Rq5Po2Nm in CI logs", "glpat-Xy7Zw3Vu9Ts1Rq5Po2Nm"],
+  [
+    "batch:dec1b",
+    "Found key AKIA2OGYBAH6STMMNXNN with secret 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",
+    "2p6Zm9Qr4Vx8Ty1Bn5Mc3Lk7Jh0Gf2Ds6Ap9Wx4E"
+  ],
+  ["batch:dec1b", "dd_api_key: 0a1b2c3d4e5f60718293a4b5c6d7e8f9", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"],
+  [
+    "batch:dec1b",
+    "NEW_RELIC_LICENSE_KEY=eu01xx0a1b2c3d4e5f60718293a4b5c6d7e8NRAL",
+    "eu01xx0a1b2c3d4e5f60718293a4b5c6d7e8NRAL"
+  ],
+  [
+    "batch:dec1b",
+    "sentry dsn https://0a1b2c3d4e5f60718293a4b5c6d7e8f9@o123.ingest.sentry.io/456",
+    "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+  ],
+  ["batch:dec1b", "pusher://app_key:Pu0Sh3Er6Sc@api.pusherapp.com/apps/1", "Pu0Sh3Er6Sc"],
+  [
+    "batch:dec1b",
+    "encryption_key=base64:Zx1Cv2Bn3Mm4Ll5Kk6Jj7Hh8Gg9Ff0Dd1Ss2Aa3Qq4W=",
+    "Zx1Cv2Bn3Mm4Ll5Kk6Jj7Hh8Gg9Ff0Dd1Ss2Aa3Qq4W="
+  ],
+  [
+    "batch:dec1b",
+    "APP_KEY=base64:Lk8Jh7Gf6Ds5Ap4Oi3Uy2Tr1Ew0Qz9Xc8Vb7Nm6Ml5=",
+    "Lk8Jh7Gf6Ds5Ap4Oi3Uy2Tr1Ew0Qz9Xc8Vb7Nm6Ml5="
+  ],
+  [
+    "batch:dec1b",
+    "rails secret_key_base: 8f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978",
+    "8f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978"
+  ],
+  [
+    "batch:dec1b",
+    "DJANGO_SECRET_KEY='django-insecure-q9w8e7r6t5y4u3i2o1p0a9s8d7f6g5h4j3k2l1'",
+    "django-insecure-q9w8e7r6t5y4u3i2o1p0a9s8d7f6g5h4j3k2l1"
+  ],
+  ["batch:dec1b", "JWT_SECRET=Js4Wt7Sc0Rt3Qp6Ns9Lm2", "Js4Wt7Sc0Rt3Qp6Ns9Lm2"],
+  ["batch:dec1b", "webhook secret whsec_Wh5Sc8Rt1Yz4Xa7Bc0De3Fg", "whsec_Wh5Sc8Rt1Yz4Xa7Bc0De3Fg"],
+  ["batch:dec1b", "cookie: remember_token=Rm6Tk9Tn2Ca5Db8Ec1Fd; path=/", "Rm6Tk9Tn2Ca5Db8Ec1Fd"]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -910,6 +910,27 @@ for (const line of [
 ])
   add("phrase-ordinary", line, [], [line])
 
+// Written (Dec 1) before the code-literal, auth-pair, `pw` key and `openssl -k` rules; never tuned on.
+for (const [form, line, secret] of [
+  ["code:literal", "login attempt user=admin PW=Zq1Xw2Ce3Vr rejected", "Zq1Xw2Ce3Vr"],
+  ["code:pw key", "config db_pw: Dp4Wq7Er0Ty", "Dp4Wq7Er0Ty"],
+  ["code:literal", 'const pass = process.env.SMTP_PASS ?? "Sm5Tp8Fb1Kq"', "Sm5Tp8Fb1Kq"],
+  ["code:literal", 'password: os.getenv("DB_PASSWORD", "Og6Tn9Vd2Lp")', "Og6Tn9Vd2Lp"],
+  ["code:literal", 'session.auth = ("deploy", "Sa7Ut0Hd3Mx")', "Sa7Ut0Hd3Mx"],
+  ["code:literal", "aiohttp.BasicAuth('bot', 'Ba8Si1Ca4Ny')", "Ba8Si1Ca4Ny"],
+  ["code:literal", 'httpx.get(u, auth=("ci", "Hx9Au2Th5Oz"))', "Hx9Au2Th5Oz"],
+  ["code:openssl", "openssl aes-256-cbc -d -k Ok0Ey3Pw6Qa -in backup.enc", "Ok0Ey3Pw6Qa"],
+  ["code:openssl", "openssl rsa -in key.pem -passin pass:Op1Ss4In7Rb", "Op1Ss4In7Rb"]
+])
+  add(form, line, [secret])
+for (const [line, keep] of [
+  ["pw=ok after 3 attempts", ["pw=ok after 3 attempts"]],
+  ['auth=("oauth2", "bearer") scheme list', ['auth=("oauth2", "bearer") scheme list']],
+  ["openssl s_client -connect api:443 -k", ["openssl s_client -connect", "-k"]],
+  ["requests.get(url, auth=None, timeout=5)", ["requests.get(url, auth=None, timeout=5)"]]
+])
+  add("code-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
