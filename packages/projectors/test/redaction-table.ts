@@ -914,5 +914,29 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "openssl enc -aes-256-cbc -k Oe3Nc6Kk9Vb -in a; openssl s_client -connect api -k; login PW=Zq1Xw2Ce3Vr db_pw: Dp4Wq7Er0Ty",
     gone: ["Oe3Nc6Kk9Vb", "Zq1Xw2Ce3Vr", "Dp4Wq7Er0Ty"],
     stay: ["openssl enc -aes-256-cbc -k", "-in a", "openssl s_client -connect api -k"]
+  },
+  {
+    source: "orm",
+    line: "Hibernate: select u.id from users u where u.username=? [binding parameter [1] as [VARCHAR] - [gwen.stacy]]; binding parameter (2:VARCHAR) <- [null]",
+    gone: ["gwen.stacy"],
+    stay: ["binding parameter", "as [VARCHAR]", ":VARCHAR) <- [null]"]
+  },
+  {
+    source: "orm",
+    line: "==> Parameters: Smith, John(String), 42(Integer), 2026-01-01 10:00:00.0(Timestamp)",
+    gone: ["Smith", "John", "42", "2026-01-01"],
+    stay: ["==> Parameters:", "(String)", "(Integer)", "(Timestamp)"]
+  },
+  {
+    source: "orm",
+    line: "Setting SQL statement parameter value: column index 1, parameter value [may.parker], value class [java.lang.String]",
+    gone: ["may.parker"],
+    stay: ["column index 1", "value class [java.lang.String]"]
+  },
+  {
+    source: "postgres",
+    line: "LOG:  statement: DO $body$ BEGIN PERFORM notify('Ben Reilly'); END $body$; SELECT $q$Kaine$q$ AS clone; price $5 and $$ signs",
+    gone: ["Ben Reilly", "Kaine"],
+    stay: ["LOG:  statement: DO", "AS clone"]
   }
 ]

@@ -128,7 +128,14 @@ describe("redactText: realistic log lines", () => {
       'password: x || "'.repeat(65536),
       `pass = ${"f(".repeat(1 << 19)}`,
       'auth=("a", '.repeat(95325),
-      "openssl enc -k ".repeat(69905)
+      "openssl enc -k ".repeat(69905),
+      // bindings.ts: bound values and dollar quotes
+      `select a from t where b = ${"$a$ ".repeat(262144)}`,
+      `select $$ ${"$x$ $y$ $z$ ".repeat(87381)}`,
+      "binding parameter [1] as [X] - [".repeat(32768),
+      `==> Parameters: ${"a(".repeat(1 << 19)}`,
+      `==> Parameters: ${"a(String), ".repeat(95325)}`,
+      "parameter value [".repeat(61680)
     ]
     for (const input of inputs) {
       const out = redactText(input)

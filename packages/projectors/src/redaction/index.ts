@@ -1,4 +1,5 @@
 import type { Json } from "@aiops-harness/core"
+import { redactBoundParameters } from "./bindings.js"
 import { redactCliPasswords } from "./cli.js"
 import { isSensitiveName } from "./names.js"
 import { redactPhrasePasswords } from "./phrases.js"
@@ -88,7 +89,8 @@ export const redactText = (text: string): string => {
   let out = redactPrivateKeys(text)
   out = redactStackTraces(out)
   out = secretRulesAfterKeys(redactDecodedViews(out, viewRules))
-  out = redactSqlLiterals(out)
+  // Bound values first: the literal rule would read `binding parameter [1]`'s index as one.
+  out = redactSqlLiterals(redactBoundParameters(out))
   out = redactEmails(out)
   out = redactIps(out)
   out = redactPods(out)

@@ -1,3 +1,4 @@
+import { redactDollarQuoted } from "./bindings.js"
 import { isHexRun, isPrefixedBody, isRandomLowerDigits, isRandomMixed, isSecretShaped } from "./entropy.js"
 import { ID_KEY_RE, VENDOR_KEY_RE } from "./keys.js"
 import { PLACEHOLDERS } from "./placeholders.js"
@@ -854,14 +855,14 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
  * menu", "where retries = 3" or "create user failed after 3 retries" is not SQL.
  */
 const SQL_START_CI_RE =
-  /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?(?:\s*,\s*[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?){0,50})\s+from\s+[\w`"]|insert\s+(?:ignore\s+)?into\s+[\w`."]|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s+[\w`."]|replace\s+into\s+[\w`."]|merge\s+into\s+[\w`."]{1,128}(?:\s+(?:as\s+)?\w{1,64})?\s+using\s|call\s+[\w`.]{1,128}\s*\(|(?:create|alter|drop|rename)\s+(?:user|role|login)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]|(?:grant|revoke)\s[^;\r\n]{1,256}?\s(?:to|from)\s+['"`]|set\s+password\s+for\s+['"`])/i
+  /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?(?:\s*,\s*[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?){0,50})\s+from\s+[\w`"]|insert\s+(?:ignore\s+)?into\s+[\w`."]|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s+[\w`."]|replace\s+into\s+[\w`."]|merge\s+into\s+[\w`."]{1,128}(?:\s+(?:as\s+)?\w{1,64})?\s+using\s|call\s+[\w`.]{1,128}\s*\(|(?:create|alter|drop|rename)\s+(?:user|role|login)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]|(?:grant|revoke)\s[^;\r\n]{1,256}?\s(?:to|from)\s+['"`]|set\s+password\s+for\s+['"`]|(?:do|as|select)\s+\$(?:[A-Za-z_]\w{0,31})?\$)/i
 const SQL_START_UPPER_RE = /\bSELECT\s[^;\r\n]{0,400}?\bFROM\s/
 const SQL_LITERAL_RE =
   /'(?:[^'\\\r\n]|\\.|''){0,10000}'|"(?:[^"\\\r\n]|\\.|""){0,10000}"|(?<![\w$.])-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$])/g
 
 export const redactSqlLiterals = (text: string): string => {
   if (
-    !/select|insert|update|delete|replace|call|merge|grant|revoke|(?:user|role|login|password\s+for)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]/i.test(
+    !/select|insert|update|delete|replace|call|merge|grant|revoke|(?:user|role|login|password\s+for)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]|\s\$\w{0,32}\$/i.test(
       text
     )
   )
@@ -870,7 +871,7 @@ export const redactSqlLiterals = (text: string): string => {
   const b = SQL_START_UPPER_RE.exec(text)
   const start = Math.min(a?.index ?? Number.POSITIVE_INFINITY, b?.index ?? Number.POSITIVE_INFINITY)
   if (start === Number.POSITIVE_INFINITY) return text
-  return text.slice(0, start) + text.slice(start).replace(SQL_LITERAL_RE, P.sqlLiteral)
+  return text.slice(0, start) + redactDollarQuoted(text.slice(start)).replace(SQL_LITERAL_RE, P.sqlLiteral)
 }
 
 // ---- network identities -----------------------------------------------------------------------

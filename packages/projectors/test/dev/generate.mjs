@@ -705,6 +705,66 @@ for (const [form, line, secret] of [
 ])
   add(form, line, [secret])
 
+// A blind batch of SQL-bearing lines (Dec 1): found bound values and dollar quotes; tuned on since.
+for (const [form, line, secret] of [
+  [
+    "batch:dec1-sql",
+    "# Query_time: 2.3 SELECT * FROM users WHERE email = 'alice@example.com' AND status='active'",
+    "alice@example.com"
+  ],
+  [
+    "batch:dec1-sql",
+    "slow query: select id from orders where customer_name like '%Smith%' limit 10",
+    "Smith"
+  ],
+  [
+    "batch:dec1-sql",
+    "Executing: UPDATE accounts SET balance = 1000 WHERE iban = 'DE89370400440532013000'",
+    "DE89370400440532013000"
+  ],
+  [
+    "batch:dec1-sql",
+    "statement: INSERT INTO payments (card, amount) VALUES ('4111111111111111', 12.50)",
+    "4111111111111111"
+  ],
+  [
+    "batch:dec1-sql",
+    "ERROR 1062 (23000): Duplicate entry 'bob@corp.io' for key 'users.email'",
+    "bob@corp.io"
+  ],
+  [
+    "batch:dec1-sql",
+    "LOG:  duration: 1500 ms  statement: SELECT * FROM patients WHERE ssn = '123-45-6789'",
+    "123-45-6789"
+  ],
+  ["batch:dec1-sql", "DETAIL:  Key (email)=(carol@example.org) already exists.", "carol@example.org"],
+  ["batch:dec1-sql", 'Query: DELETE FROM sessions WHERE token = "abc123def456ghi789"', "abc123def456ghi789"],
+  ["batch:dec1-sql", "select * from t where name = N'Müller' and city = 'Zürich'", "Müller"],
+  [
+    "batch:dec1-sql",
+    "WITH x AS (SELECT * FROM users WHERE phone = '+1-555-0100') SELECT * FROM x",
+    "+1-555-0100"
+  ],
+  ["batch:dec1-sql", "SELECT id FROM users WHERE name IN ('Dave', 'Erin', 'Frank')", "Erin"],
+  [
+    "batch:dec1-sql",
+    "SELECT * FROM orders WHERE created_at > '2026-11-30' AND note = 'call me at 555 0199'",
+    "call me at 555 0199"
+  ],
+  [
+    "batch:dec1-sql",
+    "Hibernate: select u.id from users u where u.username=? [binding parameter [1] as [VARCHAR] - [gwen.stacy]]",
+    "gwen.stacy"
+  ],
+  ["batch:dec1-sql", "sql: SELECT * FROM users WHERE address = $$221B Baker Street$$", "221B Baker Street"],
+  [
+    "batch:dec1-sql",
+    "update users set password_hash = '$2b$12$KIXQJ4p1b8y7x6w5v4u3tO' where id = 7",
+    "$2b$12$KIXQJ4p1b8y7x6w5v4u3tO"
+  ]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -931,6 +931,39 @@ for (const [line, keep] of [
 ])
   add("code-ordinary", line, [], keep)
 
+// Written (Dec 1) before bindings.ts (bound values, dollar quotes); the dollar-quote line then showed
+// that `DO $x$` and `SELECT $x$` did not start SQL, which was fixed after: that line is no longer blind.
+for (const [form, line, secret] of [
+  [
+    "sql-binding:bound value",
+    "o.h.type.descriptor.sql.BasicBinder : binding parameter [2] as [VARCHAR] - [peter.parker@dailybugle.com]",
+    "peter.parker@dailybugle.com"
+  ],
+  [
+    "sql-binding:bound value",
+    "TRACE BasicBinder - binding parameter (1:VARCHAR) <- [mary.jane]",
+    "mary.jane"
+  ],
+  ["sql-binding:bound value", "==> Parameters: harry.osborn(String), 31(Integer)", "harry.osborn"],
+  [
+    "sql-binding:bound value",
+    "Setting SQL statement parameter value: column index 1, parameter value [may.parker], value class [java.lang.String], SQL type unknown",
+    "may.parker"
+  ],
+  [
+    "sql-binding:dollar quote",
+    "DO $body$ BEGIN RAISE NOTICE 'x'; END $body$; SELECT $q$Ben Reilly$q$",
+    "Ben Reilly"
+  ]
+])
+  add(form, line, [secret])
+for (const [line, keep] of [
+  ["binding parameter [1] as [VARCHAR] - [null]", ["[null]"]],
+  ["==> Parameters: ", ["Parameters:"]],
+  ["Total: $$ signs in template", ["$$ signs in template"]]
+])
+  add("sql-binding-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
