@@ -938,5 +938,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "LOG:  statement: DO $body$ BEGIN PERFORM notify('Ben Reilly'); END $body$; SELECT $q$Kaine$q$ AS clone; price $5 and $$ signs",
     gone: ["Ben Reilly", "Kaine"],
     stay: ["LOG:  statement: DO", "AS clone"]
+  },
+  {
+    source: "tcpdump",
+    line: "12:00:01.123 IP 192.168.7.20.34567 > 192.168.7.1.53: 12345+ A? (29)\nupgraded libfoo 1.2.3.4.5 > 1.2.3.4.4",
+    gone: ["192.168.7.20", "192.168.7.1", "34567"],
+    stay: ["12:00:01.123 IP", "12345+ A?", "libfoo 1.2.3.4.5 > 1.2.3.4.4"]
   }
 ]

@@ -135,7 +135,8 @@ describe("redactText: realistic log lines", () => {
       "binding parameter [1] as [X] - [".repeat(32768),
       `==> Parameters: ${"a(".repeat(1 << 19)}`,
       `==> Parameters: ${"a(String), ".repeat(95325)}`,
-      "parameter value [".repeat(61680)
+      "parameter value [".repeat(61680),
+      `IP > ${"1.2.3.4.5 ".repeat(104857)}`
     ]
     for (const input of inputs) {
       const out = redactText(input)

@@ -894,6 +894,16 @@ const IPV6_RE = new RegExp(
   "g"
 )
 const IPV4_RE = new RegExp(`(?<![\\w.])${IPV4}(?::\\d{1,5})?(?![\\w]|\\.\\d)`, "g")
+/**
+ * tcpdump's `address.port` (`IP 10.0.0.1.51512 > 10.0.0.2.443:`), only right after `IP `, `IP6 `
+ * or `tcpdump: ` (and the `>` that follows): elsewhere five dotted numbers are a version
+ * (`1.2.3.4.5 > 1.2.3.4.4`).
+ */
+const IPV4_DOT_PORT_RE = new RegExp(
+  `(?<=(?:\\bIP6?|tcpdump:)[ \\t]+(?:\\S{1,64}[ \\t]+>[ \\t]+)?)${IPV4}\\.\\d{1,5}(?=[ \\t]+>|:[ \\t]|:$)`,
+  "gm"
+)
+const TCPDUMP_HINT_RE = /\bIP6? |tcpdump:/
 
 /** What an IPv6 address needs: `::` or four hex groups (one scan). */
 const IPV6_HINT_RE = /::|[0-9a-fA-F]:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:/
@@ -904,7 +914,10 @@ export const redactIps = (text: string): string => {
   if (out.includes(":") && IPV6_HINT_RE.test(out)) {
     out = out.replace(IPV6_RE, (match) => (match.replace(/[[\]:]/g, "").length === 0 ? match : P.ip))
   }
-  if (out.includes(".") && /\d\.\d/.test(out)) out = out.replace(IPV4_RE, P.ip)
+  if (out.includes(".") && /\d\.\d/.test(out)) {
+    if (out.includes(">") && TCPDUMP_HINT_RE.test(out)) out = out.replace(IPV4_DOT_PORT_RE, P.ip)
+    out = out.replace(IPV4_RE, P.ip)
+  }
   return out
 }
 

@@ -765,6 +765,43 @@ for (const [form, line, secret] of [
 ])
   add(form, line, [secret])
 
+// A blind batch of network identities (Dec 1): found tcpdump's address.port; tuned on since.
+for (const [form, line, secret] of [
+  ["batch:dec1-net", "upstream timed out connecting to 172.16.4.21:8080", "172.16.4.21"],
+  ["batch:dec1-net", "dial tcp [2001:db8::1]:443: connect: connection refused", "2001:db8::1"],
+  ["batch:dec1-net", "resolved payments.internal.corp to 10.1.1.1", "payments.internal.corp"],
+  [
+    "batch:dec1-net",
+    "GET http://inventory-svc.prod.svc.cluster.local:8080/items 503",
+    "inventory-svc.prod.svc.cluster.local"
+  ],
+  [
+    "batch:dec1-net",
+    "ssh: connect to host bastion-03.eu-west-1.compute.internal port 22: Connection timed out",
+    "bastion-03.eu-west-1.compute.internal"
+  ],
+  ["batch:dec1-net", "X-Forwarded-For: 203.0.113.7, 198.51.100.23", "203.0.113.7"],
+  ["batch:dec1-net", "client 192.0.2.44#53211: query: example.com IN A", "192.0.2.44"],
+  ["batch:dec1-net", "peer=db-replica-2 lag=12s", "db-replica-2"],
+  ["batch:dec1-net", "Connecting to mysql-primary.shop.svc:3306", "mysql-primary.shop.svc"],
+  [
+    "batch:dec1-net",
+    "kafka broker kafka-1.kafka-headless.default.svc.cluster.local:9092 unreachable",
+    "kafka-1.kafka-headless.default.svc.cluster.local"
+  ],
+  ["batch:dec1-net", 'remote_addr=100.64.12.9 request="GET /"', "100.64.12.9"],
+  ["batch:dec1-net", "tcpdump: 10.2.3.4.51512 > 10.2.3.5.443: Flags [S]", "10.2.3.4"],
+  ["batch:dec1-net", "node ip-10-0-12-34.ec2.internal NotReady", "ip-10-0-12-34"],
+  ["batch:dec1-net", "src=fe80::1ff:fe23:4567:890a%eth0", "fe80::1ff:fe23:4567:890a"],
+  ["batch:dec1-net", "Redis master at redis-master-0.redis:6379 is down", "redis-master-0.redis"],
+  ["batch:dec1-net", "nameserver 8.8.8.8 failed", "8.8.8.8"],
+  ["batch:dec1-net", "connect ECONNREFUSED ::ffff:127.0.0.1:5432", "127.0.0.1"],
+  ["batch:dec1-net", "jdbc:postgresql://pg-ha.db.example.net:5432/app timeout", "pg-ha.db.example.net"],
+  ["batch:dec1-net", "smtp relay mail01.corp.example.com rejected", "mail01.corp.example.com"],
+  ["batch:dec1-net", "hostname=web-7f9c4 pid=1234", "web-7f9c4"]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

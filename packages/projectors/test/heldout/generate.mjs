@@ -964,6 +964,18 @@ for (const [line, keep] of [
 ])
   add("sql-binding-ordinary", line, [], keep)
 
+// Written (Dec 1) before the tcpdump address.port rule; never tuned on.
+for (const [form, line, secret] of [
+  [
+    "ip:tcpdump",
+    "12:00:01.123 IP 192.168.7.20.34567 > 192.168.7.1.53: 12345+ A? example.com. (29)",
+    "192.168.7.20"
+  ],
+  ["ip:tcpdump", "IP 10.9.8.7.8443 > 10.9.8.6.40112: Flags [P.], seq 1:2", "10.9.8.6"]
+])
+  add(form, line, [secret])
+add("ip-ordinary", "upgraded libfoo 1.2.3.4.5 > 1.2.3.4.4", [], ["1.2.3.4.5 > 1.2.3.4.4"])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
