@@ -944,5 +944,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "12:00:01.123 IP 192.168.7.20.34567 > 192.168.7.1.53: 12345+ A? (29)\nupgraded libfoo 1.2.3.4.5 > 1.2.3.4.4",
     gone: ["192.168.7.20", "192.168.7.1", "34567"],
     stay: ["12:00:01.123 IP", "12345+ A?", "libfoo 1.2.3.4.5 > 1.2.3.4.4"]
+  },
+  {
+    source: "generic",
+    line: "rotating token Xy8Qw3Rt6Lp; secret aB3dE5fG7h ok; token CamelCase2, secret Vault2024, token v2Beta3",
+    gone: ["Xy8Qw3Rt6Lp", "aB3dE5fG7h"],
+    stay: ["token CamelCase2", "secret Vault2024", "token v2Beta3"]
   }
 ]

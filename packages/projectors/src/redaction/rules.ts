@@ -551,6 +551,21 @@ const isHighEntropy = (value: string): boolean => {
   return /^[0-9a-fA-F]+$/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)) || /[+/=_-]/.test(value)
 }
 
+/** Word-like pieces of a value: `Key`, `Vault`, `01` in `KeyVault01`; `o`, `YYW`, `Ic`, ... in a random one. */
+const CHUNK_RE = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g
+
+/**
+ * An 8-15 character value of mixed case and digits that reads as random, not as words: at least
+ * two upper- and two lower-case letters and a digit, in five or more pieces of two characters on
+ * average at most (`oYYWIcS68s`, not `KeyVault01`, `RefreshV2`, `v2Beta3`).
+ */
+const isShortRandom = (value: string): boolean => {
+  if (!/^[A-Za-z0-9]+$/.test(value) || !/\d/.test(value)) return false
+  if ((value.match(/[a-z]/g)?.length ?? 0) < 2 || (value.match(/[A-Z]/g)?.length ?? 0) < 2) return false
+  const chunks = value.match(CHUNK_RE)?.length ?? 0
+  return chunks >= 5 && value.length / chunks <= 2
+}
+
 /** A standalone 40-character AWS-secret-key shape (mixed case, digits; `/` or `+` allowed). */
 const AWS_SECRET_RE = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g
 
@@ -828,6 +843,14 @@ const redactLongValues = (text: string, keyWord: boolean): string => {
       }
       if (replacement !== null) {
         out += text.slice(last, i) + replacement
+        last = j
+      }
+    } else if (keyWord && marked && upper >= 2 && j - i >= 8 && j - i < 16) {
+      // A short random value right after a bare secret key word (`token oYYWIcS68s`).
+      const value = text.slice(i, j)
+      const key = keyWordBefore(text, i)
+      if (key !== null && VALUE_KEY_WORD_RE.test(key) && isShortRandom(value)) {
+        out += text.slice(last, i) + P.secret
         last = j
       }
     } else if (j - i >= 20) {

@@ -976,6 +976,22 @@ for (const [form, line, secret] of [
   add(form, line, [secret])
 add("ip-ordinary", "upgraded libfoo 1.2.3.4.5 > 1.2.3.4.4", [], ["1.2.3.4.5 > 1.2.3.4.4"])
 
+// Written (Dec 1) before short random values after a bare key word were redacted; never tuned on.
+for (const [form, line, secret] of [
+  ["key-word:short value", "rotating token oYYWIcS68s for svc-billing", "oYYWIcS68s"],
+  ["key-word:short value", "using secret Kq7rTz2WbX on the worker", "Kq7rTz2WbX"],
+  ["key-word:short value", "api key pL4xNq9ZtR revoked", "pL4xNq9ZtR"],
+  ["key-word:short value", "password hR5vYq2LmN rejected", "hR5vYq2LmN"]
+])
+  add(form, line, [secret])
+for (const line of [
+  "token RefreshV2 flow enabled",
+  "secret KeyVault01 mounted at /mnt",
+  "api key HeaderAuth scheme in use",
+  "token expired for user 42"
+])
+  add("key-word-ordinary", line, [], [line])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
