@@ -5,9 +5,11 @@ import { PLACEHOLDERS } from "./placeholders.js"
  * Secrets that people and programs write in words rather than as `key=value` with an English
  * key: a password key in another language (`Passwort: X`, `contraseña=X`, `密码：X`), a quoted
  * password or passphrase in prose (`passphrase "correct horse battery staple"`), a one-time code
- * (`your 2FA code is 918273`), a `user/password` pair after "credentials" and a webhook's HMAC
- * (`signature sha256=<hex>`). Text that only names them (`Passwort vergessen?`, `verification
- * code sent`, `signature verification failed`) has no value in those places and stays.
+ * (`your 2FA code is 918273`), a `user/password` pair after "credentials", a webhook's HMAC
+ * (`signature sha256=<hex>`), and in code a literal after a secret key's expression (`password:
+ * process.env.X || 'X'`) or as the second of an auth pair (`auth=('u', 'X')`). Text that only
+ * names them (`Passwort vergessen?`, `verification code sent`, `signature verification failed`,
+ * `auth=("oauth2", "bearer")`) has no value in those places and stays.
  */
 
 const SECRET = PLACEHOLDERS.secret
@@ -76,18 +78,22 @@ const AUTH_PAIR_RE =
 const isPasswordLiteral = (value: string): boolean =>
   PASSWORD_SHAPED_RE.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z][\w+.-]*:\/\//i.test(value)
 
-/**
- * Each rule runs only on text holding its words (one cheap test each); `hint` is `hasKeyHint`
- * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
- */
-export const redactPhrasePasswords = (text: string, hint: boolean): string => {
+const hasQuote = (text: string): boolean => text.includes('"') || text.includes("'")
+
+/** Password keys in other languages (non-ASCII or with blanks; any text). */
+const redactForeignKeys = (text: string): string =>
+  !ASCII_ONLY_RE.test(text) || text.includes("de passe") ? text.replace(FOREIGN_KEY_RE, `$1${SECRET}`) : text
+
+/** One-time codes; every phrase holds "code" or a `hasKeyHint` word (otp, token, pin, pass, auth). */
+const redactOneTimeCodes = (text: string, hint: boolean): string =>
+  (hint || text.includes("ode") || text.includes("ODE")) && ONE_TIME_HINT_RE.test(text)
+    ? text.replace(ONE_TIME_CODE_RE, `$1${SECRET}`)
+    : text
+
+/** Quoted passwords in prose, credential pairs and HMACs (text with a secret key word). */
+const redactProse = (text: string): string => {
   let out = text
-  if (!ASCII_ONLY_RE.test(out) || out.includes("de passe")) out = out.replace(FOREIGN_KEY_RE, `$1${SECRET}`)
-  // Every one-time-code phrase holds "code" or a `hasKeyHint` word (otp, token, pin, pass, auth).
-  if ((hint || out.includes("ode") || out.includes("ODE")) && ONE_TIME_HINT_RE.test(out))
-    out = out.replace(ONE_TIME_CODE_RE, `$1${SECRET}`)
-  if (!hint) return out
-  if ((out.includes('"') || out.includes("'")) && /passw|passphrase/i.test(out)) {
+  if (hasQuote(out) && /passw|passphrase/i.test(out)) {
     out = out.replace(QUOTED_PROSE_RE, (whole, head: string, q: string, value: string) =>
       NOT_A_PASSWORD_RE.test(value.trim()) ? whole : `${head}${q}${SECRET}${q}`
     )
@@ -97,18 +103,29 @@ export const redactPhrasePasswords = (text: string, hint: boolean): string => {
       PASSWORD_SHAPED_RE.test(value) ? `${head}${SECRET}` : whole
     )
   }
-  if (/sig/i.test(out)) out = out.replace(HMAC_RE, `$1${SECRET}`)
-  if (out.includes('"') || out.includes("'")) {
-    if (FALLBACK_HINT_RE.test(out)) {
-      out = out.replace(FALLBACK_RE, (whole, head: string, q: string, value: string) =>
-        isPasswordLiteral(value) ? `${head}${q}${SECRET}${q}` : whole
-      )
-    }
-    if (/auth/i.test(out)) {
-      out = out.replace(AUTH_PAIR_RE, (whole, head: string, _q1: string, q: string, value: string) =>
-        isPasswordLiteral(value) ? `${head}${q}${SECRET}${q}` : whole
-      )
-    }
+  return /sig/i.test(out) ? out.replace(HMAC_RE, `$1${SECRET}`) : out
+}
+
+/** Literals in code: a secret key's fallback or default, the password of an auth pair. */
+const redactCodeLiterals = (text: string): string => {
+  if (!hasQuote(text)) return text
+  const literal = (whole: string, head: string, q: string, value: string): string =>
+    isPasswordLiteral(value) ? `${head}${q}${SECRET}${q}` : whole
+  let out = text
+  if (FALLBACK_HINT_RE.test(out)) out = out.replace(FALLBACK_RE, literal)
+  if (/auth/i.test(out)) {
+    out = out.replace(AUTH_PAIR_RE, (whole, head: string, _q1: string, q: string, value: string) =>
+      literal(whole, head, q, value)
+    )
   }
   return out
+}
+
+/**
+ * Each rule runs only on text holding its words (one cheap test each); `hint` is `hasKeyHint`
+ * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
+ */
+export const redactPhrasePasswords = (text: string, hint: boolean): string => {
+  const out = redactOneTimeCodes(redactForeignKeys(text), hint)
+  return hint ? redactCodeLiterals(redactProse(out)) : out
 }
