@@ -1,3 +1,9 @@
+/**
+ * Time windows named in a question ("at 13:10", "since this morning", "between 9 and 10",
+ * "yesterday", "last 30 minutes", "13:10 CET", "+02:00"), turned into a tool time window
+ * deterministically, relative to the run's clock, before the model plans. Pure functions.
+ */
+
 import {
   type Calendar,
   COUNT,
@@ -6,16 +12,11 @@ import {
   DAY,
   HOUR,
   MINUTE,
+  type NamedDay,
   namedDay,
   UNIT,
   unitMs
 } from "./time-calendar.js"
-
-/**
- * Time windows named in a question ("at 13:10", "since this morning", "between 9 and 10",
- * "yesterday", "last 30 minutes", "13:10 CET", "+02:00"), turned into a tool time window
- * deterministically, relative to the run's clock, before the model plans. Pure functions.
- */
 
 /** How far back the log tool reaches (`query_logs`: 1440 minutes). */
 export const DEFAULT_MAX_LOOKBACK_MINUTES = 1440
@@ -145,27 +146,33 @@ export const extractTimeWindow = (
   return w && zone && !w.phrase.includes(zone.toLowerCase()) ? { ...w, phrase: `${w.phrase} ${zone}` } : w
 }
 
-const extractRaw = (question: string, now: number, options: TimeWindowOptions): AskedWindow | null => {
-  const q = question.toLowerCase().replace(/[’]/g, "'")
-  const offset = zoneOffsetOf(q) ?? options.defaultOffsetMinutes ?? 0
-  const around = (options.aroundMinutes ?? 30) * MINUTE
-  const today = midnightOf(now, offset)
-  const cal: Calendar = { now, today, offset }
-  // a day the question names ("yesterday", "last tuesday", "on 2026-03-12"): clock times are on it
-  const named = namedDay(q, cal)
-  const day = named?.start ?? today
-  const clip = (start: number, end: number, phrase: string): AskedWindow | null => {
-    const e = Math.min(end, now)
-    return start < e ? { phrase: phrase.trim(), start, end: e } : null
-  }
+/** What every window rule reads: the question, the clock, the named day and two helpers. */
+interface WindowContext {
+  /** The question, lower case, typographic apostrophes made plain. */
+  readonly q: string
+  readonly now: number
+  readonly today: number
+  readonly cal: Calendar
+  /** Half-width of a point in time's window, ms. */
+  readonly around: number
+  /** A day the question names ("yesterday", "last tuesday", "on 2026-03-12"): clock times are on it. */
+  readonly named: NamedDay | null
+  /** Midnight of the named day, else today's. */
+  readonly day: number
+  /** The window clipped at `now`; null when nothing of it is past. */
+  readonly clip: (start: number, end: number, phrase: string) => AskedWindow | null
   /** A clock time on `day`, moved a day back when it is still to come (no day named). */
-  const pastAt = (minutes: number): number => {
-    const t = day + minutes * MINUTE
-    return named === null && t > now ? t - DAY : t
-  }
+  readonly pastAt: (minutes: number) => number
+}
 
-  // last / past N units, the last hour, the past couple of days; a bare "last week" or "last
-  // month" is the calendar one (below), "the past week" a rolling 7 days
+/** A rule's answer: a window (or null: the phrase names nothing past), `undefined` to go on. */
+type WindowRule = (c: WindowContext) => AskedWindow | null | undefined
+
+/**
+ * Last / past N units, the last hour, the past couple of days; a bare "last week" or "last
+ * month" is the calendar one (calendarRange), "the past week" a rolling 7 days.
+ */
+const rollingWindow: WindowRule = ({ q, now }) => {
   let m = /\b(?:last|past|previous)\s+half(?: an)?[ -]hour\b/.exec(q)
   if (m) return { phrase: m[0], start: now - 30 * MINUTE, end: now }
   m = new RegExp(String.raw`\b(last|past|previous)\s+${COUNT}?\s*${UNIT}\b`).exec(q)
@@ -174,38 +181,46 @@ const extractRaw = (question: string, now: number, options: TimeWindowOptions): 
     const unit = unitMs(m[3]!)
     if (unit && n !== null && n > 0) return { phrase: m[0], start: now - n * unit, end: now }
   }
-  m = new RegExp(String.raw`\b(?:${COUNT}\s*(m|mins?|minutes?|h|hrs?|hours?)|(half an hour))\s+ago\b`).exec(q)
-  if (m) {
-    const n = m[3] ? 0.5 : countOf(m[1])
-    const unit = m[3] ? HOUR : unitMs(m[2]!)
-    if (unit && n !== null) {
-      const t = now - n * unit
-      // "since (about) an hour ago" starts there; "(about) an hour ago" is a point
-      const since = /\bsince\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$/.exec(q.slice(0, m.index))
-      return since ? clip(t, now, since[0] + m[0]) : clip(t - around, t + around, m[0])
-    }
-  }
+  return undefined
+}
 
-  // between A and B / from A to B
-  m = new RegExp(String.raw`\b(?:between|from)\s+${CLOCK}\s*(?:and|to|until|till|-|–)\s*${CLOCK}`).exec(q)
-  if (m) {
-    const a = clockMinutes(m, 1)
-    const b = clockMinutes(m, 5)
-    if (a !== null && b !== null) {
-      // "between 9 and 5pm": an am/pm on the end only applies to a start that would come after it
-      let start = day + a * MINUTE
-      let end = day + b * MINUTE
-      if (end <= start) end += DAY
-      if (named === null && start > now) {
-        start -= DAY
-        end -= DAY
-      }
-      return clip(start, end, m[0])
-    }
-  }
+/** N minutes / hours ago: a point; "since (about) an hour ago" starts there. */
+const agoWindow: WindowRule = ({ q, now, around, clip }) => {
+  const m = new RegExp(
+    String.raw`\b(?:${COUNT}\s*(m|mins?|minutes?|h|hrs?|hours?)|(half an hour))\s+ago\b`
+  ).exec(q)
+  if (!m) return undefined
+  const n = m[3] ? 0.5 : countOf(m[1])
+  const unit = m[3] ? HOUR : unitMs(m[2]!)
+  if (!unit || n === null) return undefined
+  const t = now - n * unit
+  const since = /\bsince\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$/.exec(q.slice(0, m.index))
+  return since ? clip(t, now, since[0] + m[0]) : clip(t - around, t + around, m[0])
+}
 
-  // since <time | this morning | yesterday | a named day | midnight>
-  m = /\bsince\s+(?:this\s+)?(morning|afternoon|evening|today)\b/.exec(q)
+/** Between A and B / from A to B, on the named day or the most recent past one. */
+const betweenWindow: WindowRule = ({ q, now, day, named, clip }) => {
+  const m = new RegExp(String.raw`\b(?:between|from)\s+${CLOCK}\s*(?:and|to|until|till|-|–)\s*${CLOCK}`).exec(
+    q
+  )
+  if (!m) return undefined
+  const a = clockMinutes(m, 1)
+  const b = clockMinutes(m, 5)
+  if (a === null || b === null) return undefined
+  // "between 9 and 5pm": an am/pm on the end only applies to a start that would come after it
+  let start = day + a * MINUTE
+  let end = day + b * MINUTE
+  if (end <= start) end += DAY
+  if (named === null && start > now) {
+    start -= DAY
+    end -= DAY
+  }
+  return clip(start, end, m[0])
+}
+
+/** Since <this morning | today | a named day | a clock time>. */
+const sinceWindow: WindowRule = ({ q, now, today, named, clip, pastAt }) => {
+  let m = /\bsince\s+(?:this\s+)?(morning|afternoon|evening|today)\b/.exec(q)
   if (m) {
     const what = m[1]!
     const start = what === "today" ? today : today + PARTS_OF_DAY[what]![0] * HOUR
@@ -215,46 +230,88 @@ const extractRaw = (question: string, now: number, options: TimeWindowOptions): 
     return clip(named.start, now, `since ${named.phrase}`)
   }
   m = new RegExp(String.raw`\bsince\s+${CLOCK}`).exec(q)
-  if (m) {
-    const t = clockMinutes(m, 1)
-    if (t !== null) return clip(pastAt(t), now, m[0])
-  }
+  const t = m ? clockMinutes(m, 1) : null
+  return m && t !== null ? clip(pastAt(t), now, m[0]) : undefined
+}
 
-  // at / around <time>
-  m = new RegExp(String.raw`\b(?:at|around|about|near|~)\s*${CLOCK}`).exec(q)
+/** At / around <time>, or a bare clock time with minutes ("13:10 CET", "2026-03-12 13:10"). */
+const pointWindow: WindowRule = ({ q, around, named, clip, pastAt }) => {
+  const point = (minutes: number, words: string) => {
+    const at = pastAt(minutes)
+    return clip(at - around, at + around, named ? `${named.phrase} ${words}` : words)
+  }
+  let m = new RegExp(String.raw`\b(?:at|around|about|near|~)\s*${CLOCK}`).exec(q)
   if (m && (m[3] !== undefined || m[4] !== undefined || m[1] === "noon" || m[1] === "midnight")) {
     const t = clockMinutes(m, 1)
-    if (t !== null) {
-      const at = pastAt(t)
-      return clip(at - around, at + around, named ? `${named.phrase} ${m[0]}` : m[0])
-    }
+    if (t !== null) return point(t, m[0])
   }
-  // a bare clock time with minutes ("13:10 CET", "the 13:10 spike", "2026-03-12 13:10")
   m = /(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])/.exec(q)
-  if (m) {
-    const at = pastAt(Number(m[1]) * 60 + Number(m[2]))
-    return clip(at - around, at + around, named ? `${named.phrase} ${m[0]}` : m[0])
-  }
+  return m ? point(Number(m[1]) * 60 + Number(m[2]), m[0]) : undefined
+}
 
-  // last night, this morning / afternoon / evening, tonight; a named day's morning or night
+/** Last night, this morning / afternoon / evening, tonight; a named day's morning or night. */
+const partOfDayWindow: WindowRule = ({ q, today, day, named, clip }) => {
   if (/\blast\s+night\b/.test(q)) return clip(today - 6 * HOUR, today + 6 * HOUR, "last night")
-  m = /\b(?:this\s+(morning|afternoon|evening)|(tonight))\b/.exec(q)
+  let m = /\b(?:this\s+(morning|afternoon|evening)|(tonight))\b/.exec(q)
   if (m) {
     const [from, to] = PARTS_OF_DAY[(m[1] ?? m[2])!]!
     return clip(day + from * HOUR, day + to * HOUR, m[0])
   }
-  if (named) {
-    m = /\b(morning|afternoon|evening|night)\b/.exec(q)
-    if (m) {
-      const [from, to] = m[1] === "night" ? [18, 30] : PARTS_OF_DAY[m[1]!]!
-      return clip(day + from * HOUR, day + to * HOUR, `${named.phrase} ${m[1]}`)
-    }
-  }
+  if (!named) return undefined
+  m = /\b(morning|afternoon|evening|night)\b/.exec(q)
+  if (!m) return undefined
+  const [from, to] = m[1] === "night" ? [18, 30] : PARTS_OF_DAY[m[1]!]!
+  return clip(day + from * HOUR, day + to * HOUR, `${named.phrase} ${m[1]}`)
+}
+
+/** Whole days: a calendar week, month or weekend, the named day, today. */
+const daysWindow: WindowRule = ({ q, now, today, cal, named, clip }) => {
   const range = calendarRange(q, cal)
   if (range) return clip(range.start, range.end, range.phrase)
   if (named) return clip(named.start, named.start + DAY, named.phrase)
-  m = /\btoday\b/.exec(q)
-  if (m) return clip(today, now, m[0])
+  const m = /\btoday\b/.exec(q)
+  return m ? clip(today, now, m[0]) : undefined
+}
+
+/** The rules in the order they are tried: the most specific phrases first. */
+const WINDOW_RULES: ReadonlyArray<WindowRule> = [
+  rollingWindow,
+  agoWindow,
+  betweenWindow,
+  sinceWindow,
+  pointWindow,
+  partOfDayWindow,
+  daysWindow
+]
+
+const extractRaw = (question: string, now: number, options: TimeWindowOptions): AskedWindow | null => {
+  const q = question.toLowerCase().replace(/[’]/g, "'")
+  const offset = zoneOffsetOf(q) ?? options.defaultOffsetMinutes ?? 0
+  const today = midnightOf(now, offset)
+  const cal: Calendar = { now, today, offset }
+  const named = namedDay(q, cal)
+  const day = named?.start ?? today
+  const context: WindowContext = {
+    q,
+    now,
+    today,
+    cal,
+    around: (options.aroundMinutes ?? 30) * MINUTE,
+    named,
+    day,
+    clip: (start, end, phrase) => {
+      const e = Math.min(end, now)
+      return start < e ? { phrase: phrase.trim(), start, end: e } : null
+    },
+    pastAt: (minutes) => {
+      const t = day + minutes * MINUTE
+      return named === null && t > now ? t - DAY : t
+    }
+  }
+  for (const rule of WINDOW_RULES) {
+    const window = rule(context)
+    if (window !== undefined) return window
+  }
   return null
 }
 
