@@ -950,5 +950,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "rotating token Xy8Qw3Rt6Lp; secret aB3dE5fG7h ok; token CamelCase2, secret Vault2024, token v2Beta3",
     gone: ["Xy8Qw3Rt6Lp", "aB3dE5fG7h"],
     stay: ["token CamelCase2", "secret Vault2024", "token v2Beta3"]
+  },
+  {
+    source: "payments",
+    line: "charge failed card=4111 1111 1111 1111 cvv=123 amex 378282246310005; event at 1733050000123, order 4000000000000001, date 2026-03-15",
+    gone: ["4111 1111 1111 1111", "378282246310005", "cvv=123"],
+    stay: ["charge failed", "1733050000123", "order 4000000000000001", "2026-03-15"]
   }
 ]

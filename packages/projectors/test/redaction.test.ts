@@ -136,7 +136,11 @@ describe("redactText: realistic log lines", () => {
       `==> Parameters: ${"a(".repeat(1 << 19)}`,
       `==> Parameters: ${"a(String), ".repeat(95325)}`,
       "parameter value [".repeat(61680),
-      `IP > ${"1.2.3.4.5 ".repeat(104857)}`
+      `IP > ${"1.2.3.4.5 ".repeat(104857)}`,
+      // cards.ts
+      "4".repeat(1 << 20),
+      "4111 ".repeat(209715),
+      "4111-1".repeat(174762)
     ]
     for (const input of inputs) {
       const out = redactText(input)

@@ -264,6 +264,30 @@ export const SECRET_SHAPES: ReadonlyArray<SecretShape> = [
   },
   {
     kind: "secret",
+    name: "payment card number",
+    arb: fc
+      .tuple(
+        fc.constantFrom("4", "51", "55", "2221", "34", "37", "6011", "65"),
+        chars(DIGITS, 15, 15),
+        fc.constantFrom("", " ", "-")
+      )
+      .map(([prefix, body, sep]) => {
+        const length = prefix === "34" || prefix === "37" ? 15 : 16
+        const partial = (prefix + body).slice(0, length - 1)
+        // The Luhn check digit that makes the number valid.
+        let sum = 0
+        for (let i = partial.length - 1, double = true; i >= 0; i--, double = !double) {
+          let d = Number(partial[i]) * (double ? 2 : 1)
+          if (d > 9) d -= 9
+          sum += d
+        }
+        const pan = partial + String((10 - (sum % 10)) % 10)
+        const grouped = sep === "" ? pan : (pan.match(/.{1,4}/g) ?? []).join(sep)
+        return [`charge declined for card ${grouped} (code 51)`, grouped] as const
+      })
+  },
+  {
+    kind: "secret",
     name: "one-time code",
     arb: fc
       .tuple(

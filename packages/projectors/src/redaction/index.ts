@@ -1,5 +1,6 @@
 import type { Json } from "@aiops-harness/core"
 import { redactBoundParameters } from "./bindings.js"
+import { redactCardNumbers } from "./cards.js"
 import { redactCliPasswords } from "./cli.js"
 import { isSensitiveName } from "./names.js"
 import { redactPhrasePasswords } from "./phrases.js"
@@ -69,6 +70,7 @@ const secretRulesAfterKeys = (text: string): string => {
   // (`<PRIVATE_KEY>` and the key block it replaced both hold `key`).
   const hint = hasKeyHint(text)
   let out = redactUrlCredentials(text)
+  out = redactCardNumbers(out)
   out = redactTokenShapes(out)
   out = redactStructured(out, hint)
   out = redactCommands(out, hint)

@@ -109,7 +109,7 @@ export const redactTokenShapes = (text: string): string => {
  * phrases.ts').
  */
 const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
+  /passw(?:or)?d|passphrase|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
 
 /**
  * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
@@ -117,7 +117,7 @@ const SECRET_KEY_RE =
  * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
  */
 const UNAMBIGUOUS_KEY_RE =
-  /passw(?:or)?d|passphrase|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
+  /passw(?:or)?d|passphrase|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
 
 /**
  * Keys that count words or name a metric (`prompt_tokens=1834`, `active_sessions=4`,
@@ -315,7 +315,7 @@ const redactInnerObject = (block: string): string =>
  * every ASCII spelling of "password" it accepts in other languages (`Kennwort`, `senha`, `haslo`).
  */
 const KEY_HINT_RE =
-  /pass|pwd|pw\b|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|wort|woord|senha|contrase|haslo|sifre/i
+  /pass|pwd|pw\b|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|cvv|cvc|wort|woord|senha|contrase|haslo|sifre/i
 /** Whether 32 hex digits start at `i` (optionally after a quote): a key under any name. */
 const hex32At = (text: string, i: number): boolean => {
   let k = i

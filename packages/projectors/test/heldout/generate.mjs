@@ -992,6 +992,27 @@ for (const line of [
 ])
   add("key-word-ordinary", line, [], [line])
 
+// Written (Dec 1) before payment card numbers and cvv/cvc keys were redacted; never tuned on.
+for (const [form, line, secret] of [
+  [
+    "card:pan",
+    "authorization failed for card 4012 8888 8888 1881 (insufficient funds)",
+    "4012 8888 8888 1881"
+  ],
+  ["card:pan", "pan=5105105105105100 exp=0928", "5105105105105100"],
+  ["card:pan", "retrying charge on 371449635398431", "371449635398431"],
+  ["card:pan", '{"card_number":"6011111111111117","brand":"discover"}', "6011111111111117"],
+  ["card:pan", "card: 4222-2222-2222-2 declined", "4222-2222-2222-2"],
+  ["card:cvc key", "payment_method card_cvc=737 saved", "737"]
+])
+  add(form, line, [secret])
+for (const line of [
+  "event at 1733050000123 processed",
+  "order 4000000000000001 created",
+  "trace 5234567890123456 sampled"
+])
+  add("card-ordinary", line, [], [line])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
