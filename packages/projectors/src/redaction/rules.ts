@@ -885,9 +885,10 @@ const SQL_LITERAL_RE =
 
 export const redactSqlLiterals = (text: string): string => {
   if (
-    !/select|insert|update|delete|replace|call|merge|grant|revoke|(?:user|role|login|password\s+for)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]|\s\$\w{0,32}\$/i.test(
+    !/select|insert|update|delete|replace|call|merge|grant|revoke|(?:user|role|login|password\s+for)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]/i.test(
       text
-    )
+    ) &&
+    !(text.includes("$") && /\s\$\w{0,32}\$/.test(text))
   )
     return text
   const a = SQL_START_CI_RE.exec(text)
