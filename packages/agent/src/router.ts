@@ -164,6 +164,13 @@ const DIAGNOSIS_CJK = [
   "出什么事"
 ]
 
+/** A service named the way deployments name them: `checkout-service`, `cart-svc`, `orders-api`. */
+const SERVICE_NAME = /\b[a-z][a-z0-9-]{0,60}-(?:service|svc|api|worker|gateway)\b/
+
+/** Questions asking how to do something ("how do I deploy ...", "how to add ..."). */
+const HOW_TO =
+  /\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b|\b(?:steps|guide|tutorial) (?:to|for)\b/
+
 /**
  * Deterministic keyword routing (the offline model's router and the router's fallback): a
  * question that describes a production symptom ("what is wrong with checkout?", "checkout not
@@ -179,12 +186,7 @@ export const classifyIntentByKeywords = (question: string): Intent => {
   return SERVICE_NAME.test(q) && !HOW_TO.test(q) ? "diagnosis" : "other"
 }
 
-/** A service named the way deployments name them: `checkout-service`, `cart-svc`, `orders-api`. */
-const SERVICE_NAME = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api|worker|gateway)\b/
-
-/** Questions asking how to do something ("how do I deploy ...", "how to add ..."). */
-const HOW_TO =
-  /\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b|\b(?:steps|guide|tutorial) (?:to|for)\b/
+;/\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b|\b(?:steps|guide|tutorial) (?:to|for)\b/
 
 /** Parses `{"intent": ...}` from model text; null when absent or unknown. */
 export const parseIntent = (text: string | null): Intent | null => {
