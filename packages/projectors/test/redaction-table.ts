@@ -923,9 +923,9 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
   },
   {
     source: "orm",
-    line: "==> Parameters: Smith, John(String), 42(Integer), 2026-01-01 10:00:00.0(Timestamp)",
+    line: "==> Parameters: Smith, John(String), null, 42(Integer), 2026-01-01 10:00:00.0(Timestamp)",
     gone: ["Smith", "John", "42", "2026-01-01"],
-    stay: ["==> Parameters:", "(String)", "(Integer)", "(Timestamp)"]
+    stay: ["==> Parameters:", "(String), null, ", "(Integer)", "(Timestamp)"]
   },
   {
     source: "orm",

@@ -136,6 +136,7 @@ describe("redactText: realistic log lines", () => {
       `==> Parameters: ${"a(".repeat(1 << 19)}`,
       `==> Parameters: ${"a(String), ".repeat(95325)}`,
       "parameter value [".repeat(61680),
+      `==> Parameters: ${"x), ".repeat(2000)}\n`.repeat(120),
       `IP > ${"1.2.3.4.5 ".repeat(104857)}`,
       // cards.ts
       "4".repeat(1 << 20),

@@ -11,15 +11,34 @@ import { PLACEHOLDERS } from "./placeholders.js"
 const LITERAL = PLACEHOLDERS.sqlLiteral
 
 const HIBERNATE_RE =
-  /(binding parameter (?:\[\d{1,6}\]|\(\d{1,6}:\w{1,32}\))(?: as \[\w{1,32}\])? <?- \[)([^\r\n\]]{1,4096})\]/g
-const SPRING_RE = /(parameter value \[)([^\r\n\]]{1,4096})\]/g
+  /(binding parameter (?:\[\d{1,6}\]|\(\d{1,6}:\w{1,32}\))(?: as \[\w{1,32}\])? <?- \[)([^\r\n[\]]{1,4096})\]/g
+const SPRING_RE = /(parameter value \[)([^\r\n[\]]{1,4096})\]/g
 /** MyBatis' parameter line: each value ends with its Java type in parentheses. */
 const MYBATIS_RE = /(==>[ \t]+Parameters:[ \t]*)([^\r\n]{1,8192})/g
-const MYBATIS_VALUE_RE =
-  /(^|\)[ \t]*,[ \t]*)([^\r\n]*?)(?=\([A-Za-z][\w.$]{0,63}(?:\[\])?\)(?:[ \t]*,|[ \t]*$))/g
+/** A value's Java type, closing it: `(String)` followed by `,` or the end of the list. */
+const MYBATIS_TYPE_RE = /\([A-Za-z][\w.$]{0,63}(?:\[\])?\)(?=[ \t]*,|[ \t]*$)/g
+/** The separator before a value, and `null` entries (MyBatis prints no type for them). */
+const MYBATIS_LEAD_RE = /^[ \t]*,?[ \t]*(?:null[ \t]*,[ \t]*)*/
 
 const bound = (head: string, value: string, tail: string): string =>
   value === "null" || value.startsWith("<") ? `${head}${value}${tail}` : `${head}${LITERAL}${tail}`
+
+/**
+ * `X(String), null, 42(Integer)` with each typed value replaced: the text between one type (or the
+ * start) and the next is a value. One scan for the types, so a list of any shape is linear.
+ */
+const myBatisValues = (list: string): string => {
+  let out = ""
+  let from = 0
+  MYBATIS_TYPE_RE.lastIndex = 0
+  for (let m = MYBATIS_TYPE_RE.exec(list); m !== null; m = MYBATIS_TYPE_RE.exec(list)) {
+    const segment = list.slice(from, m.index)
+    const lead = MYBATIS_LEAD_RE.exec(segment)?.[0] ?? ""
+    out += bound(lead, segment.slice(lead.length), m[0])
+    from = m.index + m[0].length
+  }
+  return out + list.slice(from)
+}
 
 export const redactBoundParameters = (text: string): string => {
   let out = text
@@ -27,13 +46,8 @@ export const redactBoundParameters = (text: string): string => {
     out = out.replace(HIBERNATE_RE, (_w, h: string, v: string) => bound(h, v, "]"))
   if (out.includes("parameter value ["))
     out = out.replace(SPRING_RE, (_w, h: string, v: string) => bound(h, v, "]"))
-  if (out.includes("Parameters:")) {
-    out = out.replace(
-      MYBATIS_RE,
-      (_w, head: string, list: string) =>
-        head + list.replace(MYBATIS_VALUE_RE, (_v, sep: string, value: string) => bound(sep, value, ""))
-    )
-  }
+  if (out.includes("Parameters:"))
+    out = out.replace(MYBATIS_RE, (_w, head: string, list: string) => head + myBatisValues(list))
   return out
 }
 
