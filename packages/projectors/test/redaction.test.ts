@@ -217,7 +217,12 @@ describe("isSensitiveName", () => {
     "AccessToken",
     "credentials",
     "session_id",
-    "pin"
+    "pin",
+    "benutzer_passwort",
+    "senha",
+    "contraseña",
+    "用户密码",
+    "пароль_hash"
   ])("%s is sensitive", (name) => expect(isSensitiveName(name)).toBe(true))
 
   it.each([
@@ -228,6 +233,8 @@ describe("isSensitiveName", () => {
     "status",
     "created_at",
     "passenger_count",
-    "spinner"
+    "spinner",
+    "用户名",
+    "passage_notes"
   ])("%s is not sensitive", (name) => expect(isSensitiveName(name)).toBe(false))
 })

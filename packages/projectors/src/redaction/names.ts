@@ -19,8 +19,29 @@ const SENSITIVE_SUBSTRINGS = [
   "creditcard",
   "cardnumber",
   "recoverycode",
-  "bearer"
+  "bearer",
+  // "password" in other languages, ASCII spellings
+  "passwort",
+  "kennwort",
+  "wachtwoord",
+  "senha",
+  "contrasena",
+  "motdepasse",
+  "haslo"
 ] as const
+
+/** "Password" written in other scripts or with letters the compact form drops. */
+const SENSITIVE_NON_ASCII = [
+  "contraseña",
+  "hasło",
+  "şifre",
+  "пароль",
+  "密码",
+  "密碼",
+  "口令",
+  "パスワード",
+  "비밀번호"
+]
 
 /** Short key words that count only as a whole name part (`ssn`, not `classname`). */
 const SENSITIVE_PARTS: ReadonlySet<string> = new Set([
@@ -53,5 +74,9 @@ export const isSensitiveName = (name: string): boolean => {
   const compact = name.toLowerCase().replace(/[^a-z0-9]/g, "")
   for (const word of SENSITIVE_SUBSTRINGS) if (compact.includes(word)) return true
   for (const part of name.match(PARTS_RE) ?? []) if (SENSITIVE_PARTS.has(part.toLowerCase())) return true
+  if (compact.length !== name.length) {
+    const lower = name.toLowerCase()
+    for (const word of SENSITIVE_NON_ASCII) if (lower.includes(word)) return true
+  }
   return false
 }
