@@ -183,8 +183,46 @@ export const classifyIntentByKeywords = (question: string): Intent => {
     return "diagnosis"
   // A question about a named service ("order-service?", "tell me about cart-svc") asks how it
   // is doing, unless it asks how to do something with it.
-  return SERVICE_NAME.test(q) && !HOW_TO.test(q) ? "diagnosis" : "other"
+  if (SERVICE_NAME.test(q) && !HOW_TO.test(q)) return "diagnosis"
+  // Typed in a hurry ("chckout erors"): a symptom word one edit away.
+  return hasMisspelledSymptom(q) ? "diagnosis" : "other"
 }
+
+/** Symptom words long enough that one edit away is still the word (`erors`, `timout`, `crashs`). */
+const SYMPTOM_WORDS = [
+  "error",
+  "errors",
+  "failing",
+  "failed",
+  "failure",
+  "failures",
+  "timeout",
+  "timeouts",
+  "crash",
+  "crashes",
+  "crashed",
+  "crashing",
+  "broken",
+  "latency",
+  "exception",
+  "exceptions",
+  "outage",
+  "restarting",
+  "unavailable"
+]
+
+/** Whether `a` and `b` differ by at most one insertion, deletion, substitution or transposition. */
+const oneEditApart = (a: string, b: string): boolean => {
+  if (Math.abs(a.length - b.length) > 1) return false
+  let i = 0
+  while (i < a.length && i < b.length && a[i] === b[i]) i++
+  if (a.slice(i + 1) === b.slice(i + 1)) return true // substitution (or equal)
+  if (a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i)) return true // insertion / deletion
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2) // transposition
+}
+
+const hasMisspelledSymptom = (q: string): boolean =>
+  (q.match(/[a-z]{5,12}/g) ?? []).some((word) => SYMPTOM_WORDS.some((s) => oneEditApart(word, s)))
 
 ;/\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b|\b(?:steps|guide|tutorial) (?:to|for)\b/
 
