@@ -956,5 +956,23 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "charge failed card=4111 1111 1111 1111 cvv=123 amex 378282246310005; event at 1733050000123, order 4000000000000001, date 2026-03-15",
     gone: ["4111 1111 1111 1111", "378282246310005", "cvv=123"],
     stay: ["charge failed", "1733050000123", "order 4000000000000001", "2026-03-15"]
+  },
+  {
+    source: "yaml",
+    line: "stringData:\n  password: |\n    Yb7Lk2Pw9Qz\n  api_token: >-\n    Tk4Bl8Ck2Nm\n    Fo6Ld0Ed\n  password_policy: >-\n    at least 12 characters\n  description: |\n    Runs the nightly job\n  port: 8080",
+    gone: ["Yb7Lk2Pw9Qz", "Tk4Bl8Ck2Nm", "Fo6Ld0Ed"],
+    stay: ["password: |", "at least 12 characters", "Runs the nightly job", "port: 8080"]
+  },
+  {
+    source: "redis",
+    line: "sentinel auth-pass prod-master Sn5Tl8Ap1Ss\nsentinel monitor prod-master 6379 2\nlogin?user=bob&amp;password&#61;Hm4En7Ty0Pw&amp;next=1",
+    gone: ["Sn5Tl8Ap1Ss", "Hm4En7Ty0Pw"],
+    stay: ["sentinel auth-pass prod-master", "sentinel monitor prod-master", "login?user=bob"]
+  },
+  {
+    source: "java",
+    line: "retry policy:\n  at least 3 retries left\n  at 13:00 the job runs again",
+    gone: [],
+    stay: ["at least 3 retries left", "the job runs again"]
   }
 ]

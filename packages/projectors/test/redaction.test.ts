@@ -138,6 +138,12 @@ describe("redactText: realistic log lines", () => {
       "parameter value [".repeat(61680),
       `==> Parameters: ${"x), ".repeat(2000)}\n`.repeat(120),
       `IP > ${"1.2.3.4.5 ".repeat(104857)}`,
+      // YAML blocks, entities, sentinel, frames
+      "password: |\n".repeat(87381),
+      `password: |\n${"  a\n".repeat(262144)}`,
+      "&#61;&amp;".repeat(104857),
+      "sentinel auth-pass ".repeat(55188),
+      "\n  at a:".repeat(131072),
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

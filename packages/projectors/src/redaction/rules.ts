@@ -25,12 +25,13 @@ export const redactPrivateKeys = (text: string): string =>
 // ---- stack traces -------------------------------------------------------------------------
 
 /**
- * Where a stack-trace suffix starts: an indented `at ` frame on a new line, a one-line Java/Node
+ * Where a stack-trace suffix starts: an indented `at ` frame on a new line (a dotted name, a call
+ * `name (`, or `name:line:col`; `  at least 3 retries`, `  at 13:00` are prose), a one-line Java/Node
  * frame (`at pkg.Class.method(File.java:42)`, `at fn (/app/x.js:1:2)`), `... N more`, a Python
  * `File "...", line N` frame, or a Go `goroutine N [running]:` dump.
  */
 const STACK_START_RE =
-  /\r?\n[ \t]+at[ \t]|\r?\n[ \t]*at [\w$.<>/[\]-]{1,300}[ \t]?\(|(?<![ \t])[ \t]+at [\w$.<>/[\]-]{1,300}[ \t]?\((?:[\w$.\\/<>@ -]{0,300}\.(?:java|kt|scala|groovy|clj|js|mjs|cjs|ts|tsx|jsx)(?::\d+){1,2}|Native Method|Unknown Source|native|node:[\w/:.]{1,200}|index \d+)\)|(?<![ \t])[ \t]+at (?:async )?(?:file:\/\/|node:|\/)[^\s()]{1,500}:\d+:\d+|\r?\n[ \t]*\.\.\. \d+ (?:more|common frames omitted)|(?:\r?\n[ \t]*|(?<![ \t])[ \t]+)File "[^"\r\n]{1,500}", line \d+|\r?\n?goroutine \d+ \[[\w ]{1,40}\]:/
+  /\r?\n[ \t]+at (?:new |async )?[\w$<>[\]/:-]{1,300}(?:\.|[ \t]?\(|:\d+:\d+)|\r?\n[ \t]*at [\w$.<>/[\]-]{1,300}[ \t]?\(|(?<![ \t])[ \t]+at [\w$.<>/[\]-]{1,300}[ \t]?\((?:[\w$.\\/<>@ -]{0,300}\.(?:java|kt|scala|groovy|clj|js|mjs|cjs|ts|tsx|jsx)(?::\d+){1,2}|Native Method|Unknown Source|native|node:[\w/:.]{1,200}|index \d+)\)|(?<![ \t])[ \t]+at (?:async )?(?:file:\/\/|node:|\/)[^\s()]{1,500}:\d+:\d+|\r?\n[ \t]*\.\.\. \d+ (?:more|common frames omitted)|(?:\r?\n[ \t]*|(?<![ \t])[ \t]+)File "[^"\r\n]{1,500}", line \d+|\r?\n?goroutine \d+ \[[\w ]{1,40}\]:/
 const TRACEBACK = "Traceback (most recent call last)"
 /** A Python exception name followed by `:` or the end: `pkg.module.SomeError: message`. */
 const PY_EXC_RE =
@@ -395,6 +396,60 @@ const isNextSecretKey = (text: string, from: number, value: string): boolean => 
   return cls !== null && cls !== "any"
 }
 
+/** A YAML block scalar's indicator (`|`, `>-`, `|+2`): the value is on the lines below. */
+const BLOCK_INDICATOR_RE = /^[|>][-+]?[1-9]?$/
+
+/**
+ * The content of the YAML block scalar whose key starts at `keyAt` and whose indicator ends at
+ * `after`: the following lines indented deeper than the key's line (blank lines inside it
+ * included), as `[from, to)` from the first content character; null when none follows.
+ */
+const yamlBlock = (
+  text: string,
+  keyAt: number,
+  after: number,
+  maxScan: number
+): { from: number; to: number; scanned: number } | null => {
+  let i = after
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  if (i < text.length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) return null
+  const lineStart = text.lastIndexOf("\n", keyAt - 1) + 1
+  let keyIndent = 0
+  while (text.charCodeAt(lineStart + keyIndent) === 32) keyIndent++
+  let from = -1
+  let to = -1
+  let line = text.indexOf("\n", i) + 1
+  const first = line
+  // Bounded by the caller's budget (keys nested in prose blocks would rescan the same lines).
+  while (line > 0 && line < text.length && line - first < maxScan) {
+    const next = text.indexOf("\n", line)
+    const end = next < 0 ? text.length : next
+    let indent = 0
+    while (line + indent < end && text.charCodeAt(line + indent) === 32) indent++
+    const blank = /^[ \t\r]*$/.test(text.slice(line + indent, end))
+    if (!blank && indent <= keyIndent) break
+    if (!blank) {
+      if (from < 0) from = line + indent
+      to = end > line && text.charCodeAt(end - 1) === 13 ? end - 1 : end
+    }
+    line = next < 0 ? -1 : next + 1
+  }
+  return from < 0 ? null : { from, to, scanned: Math.max(0, (line > 0 ? line : text.length) - first) }
+}
+
+/**
+ * A block after an unambiguous key goes unless it is prose (three or more words, most of them
+ * letters only: a policy text); after an ambiguous key it must look like a token.
+ */
+const isSecretBlock = (cls: KeyClass, content: string): boolean => {
+  const words = content.trim().split(/\s+/)
+  if (cls === "unambiguous")
+    return !(
+      words.length >= 3 && words.filter((w) => /^[A-Za-z]+[.,;:]?$/.test(w)).length * 3 >= words.length * 2
+    )
+  return cls === "ambiguous" && looksLikeToken(words.join(""))
+}
+
 export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string => {
   // Vendor-named keys without a key word (`algolia=…`) are found by the long-value scan.
   if (!hint) return text
@@ -433,6 +488,20 @@ export const redactKeyValues = (text: string, hint = hasKeyHint(text)): string =
             : "token"
         const { from, to, scheme } = valueEnd(text, sepEnd, mode)
         const value = text.slice(from, to)
+        const block =
+          BLOCK_INDICATOR_RE.test(value) && cls !== "any" && blockBudget > 0
+            ? yamlBlock(text, m.index, to, Math.min(16384, blockBudget))
+            : null
+        if (block !== null) {
+          blockBudget -= block.scanned
+          if (isSecretBlock(cls, text.slice(block.from, block.to))) {
+            out += text.slice(last, block.from) + P.secret
+            last = block.to
+            KEY_SEP_RE.lastIndex = block.to
+          } else KEY_SEP_RE.lastIndex = to
+          m = KEY_SEP_RE.exec(text)
+          continue
+        }
         const secret =
           to > from &&
           // `pwd :password => 'X'`: a value that is itself a secret key with its own separator is

@@ -6,8 +6,9 @@ import { PLACEHOLDERS } from "./placeholders.js"
  * `IDENTIFIED BY 'X'`, `PASSWORD('X')`, `SET PASSWORD ... = 'X'`, `WITH [ENCRYPTED] PASSWORD 'X'`
  * (general and slow query logs, `pg_stat_activity`, processlists), Redis `AUTH [user] X` at a
  * prompt, `"AUTH" ... "X"` in MONITOR output, `requirepass X` / `masterauth X` in a config line
- * or after `CONFIG SET`. Text that only names them (`AUTH failed`, `requirepass is not set`,
- * `SET PASSWORD is deprecated`) has no value in those places and is left alone.
+ * or after `CONFIG SET`, Sentinel's `auth-pass`. Text that only names them (`AUTH failed`,
+ * `requirepass is not set`, `SET PASSWORD is deprecated`) has no value in those places and is
+ * left alone.
  */
 
 const SECRET = PLACEHOLDERS.secret
@@ -53,6 +54,15 @@ const REDIS_CONFIG_RE = new RegExp(
   "gim"
 )
 
+/**
+ * Sentinel's passwords (sentinel.conf, `SENTINEL SET`): `sentinel auth-pass <master> X`,
+ * `sentinel set <master> auth-pass X`, `sentinel sentinel-pass X`.
+ */
+const SENTINEL_RE = new RegExp(
+  `(\\bsentinel[ \\t]+(?:auth-pass[ \\t]+\\S+|set[ \\t]+\\S+[ \\t]+auth-pass|sentinel-pass)[ \\t]+)${VALUE}`,
+  "gi"
+)
+
 const keep = (_whole: string, kept: string): string => `${kept}${SECRET}`
 
 /**
@@ -66,5 +76,6 @@ export const redactStatementPasswords = (text: string, keyHint: boolean): string
   // The command upper case, or quoted as MONITOR prints it (`Authorization` is neither).
   if (/AUTH|"auth"/.test(out)) out = out.replace(AUTH_COMMAND_RE, keep).replace(AUTH_MONITOR_RE, keep)
   if (/requirepass|masterauth|REQUIREPASS|MASTERAUTH/.test(out)) out = out.replace(REDIS_CONFIG_RE, keep)
+  if (/-pass/i.test(out)) out = out.replace(SENTINEL_RE, keep)
   return out
 }

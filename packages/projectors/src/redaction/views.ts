@@ -1,10 +1,10 @@
 /**
  * Decoded views: a secret may be written percent-encoded (`%3Faccess_token%3D…`, also twice),
- * inside an escaped JSON string (`\"password\":\"…\"`) or split by shell quote splicing
- * (`'abc'"'"'def'`). Each view decodes the whole text while remembering, for every view
- * character, the span of original characters it came from; the secret rules run on the view
- * and every span they remove is mapped back and removed from the original (so the encoded
- * secret goes too).
+ * inside an escaped JSON string (`\"password\":\"…\"`), split by shell quote splicing
+ * (`'abc'"'"'def'`) or with HTML/XML character references (`password&#61;…`). Each view
+ * decodes the whole text while remembering, for every view character, the span of original
+ * characters it came from; the secret rules run on the view and every span they remove is mapped
+ * back and removed from the original (so the encoded secret goes too).
  */
 
 interface View {
@@ -36,14 +36,28 @@ const plainView = (text: string, from = 0, to = text.length): Plain => ({
 const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1
 
-type Decoding = "percent" | "unescape" | "splice"
+type Decoding = "percent" | "unescape" | "splice" | "entity"
+
+/** An HTML/XML character reference for printable ASCII: `&#61;`, `&#x3D;`, `&amp;`, `&quot;`. */
+const ENTITY_RE = /&(?:#(\d{1,5})|#[xX]([0-9a-fA-F]{1,4})|(amp|quot|apos|lt|gt));/y
+const ENTITY_HINT_RE = /&(?:#\d{1,5}|#[xX][0-9a-fA-F]{1,4}|amp|quot|apos|lt|gt);/
+const ENTITY_GLOBAL_RE = new RegExp(ENTITY_RE.source, "g")
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: "&", quot: '"', apos: "'", lt: "<", gt: ">" }
+
+/** The character an entity match stands for, or "" when it is not printable ASCII. */
+const entityChar = (m: RegExpExecArray): string => {
+  if (m[3] !== undefined) return NAMED_ENTITIES[m[3]]!
+  const code = m[1] !== undefined ? Number(m[1]) : Number.parseInt(m[2]!, 16)
+  return code >= 32 && code < 127 ? String.fromCharCode(code) : ""
+}
 
 /** Shell splice `'"'"'` (close quote, quoted quote, reopen) reads as nothing. */
 const SPLICE = `'"'"'`
 
 /**
  * One decoding step over a view (one monomorphic loop per call): `%XX` (printable ASCII only),
- * `\"` `\'` `\\` `\/` (the backslash goes) or a shell splice (goes whole).
+ * `\"` `\'` `\\` `\/` (the backslash goes), `\n` `\t` `\r`, an HTML character reference or a
+ * shell splice (goes whole).
  */
 const decodeStep = (view: View | Plain, kind: Decoding): View | null => {
   const src = view.text
@@ -71,8 +85,21 @@ const decodeStep = (view: View | Plain, kind: Decoding): View | null => {
       if (e === 34 || e === 39 || e === 92 || e === 47) {
         consumed = 2
         ch = src[i + 1]!
+      } else if (e === 110 || e === 116 || e === 114) {
+        // `\n`, `\t`, `\r`: a multi-line value (a YAML block) inside a JSON string
+        consumed = 2
+        ch = e === 110 ? "\n" : e === 116 ? "\t" : "\r"
       }
     } else if (kind === "splice" && c === 39 && src.startsWith(SPLICE, i)) consumed = SPLICE.length
+    else if (kind === "entity" && c === 38) {
+      ENTITY_RE.lastIndex = i
+      const m = ENTITY_RE.exec(src)
+      const decoded = m === null ? "" : entityChar(m)
+      if (decoded !== "") {
+        consumed = m![0].length
+        ch = decoded
+      }
+    }
     if (consumed === 0) {
       start.push(base === null ? from + i : base[i]!)
       i++
@@ -133,10 +160,15 @@ const viewsOf = (text: string): View[] => {
     const spliced = decodeStep(plainView(text), "splice")
     if (spliced !== null) views.push(spliced)
   }
+  if (text.includes("&") && ENTITY_HINT_RE.test(text)) {
+    const entities = decodeStep(plainView(text), "entity")
+    if (entities !== null) views.push(entities)
+  }
   return views
 }
 
-const ESCAPE_RE = /\\(["'\\/])/g
+const ESCAPE_RE = /\\(["'\\/ntr])/g
+const ESCAPED: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r" }
 
 /**
  * Fast path for the whole-text views: unescape without keeping positions and see whether the
@@ -145,7 +177,14 @@ const ESCAPE_RE = /\\(["'\\/])/g
 const worthDecoding = (text: string, redact: (view: string) => string): boolean => {
   let decoded = text
   for (let level = 0; level < MAX_LEVELS; level++) {
-    const next = decoded.replace(ESCAPE_RE, "$1").split(SPLICE).join("")
+    const next = decoded
+      .replace(ESCAPE_RE, (_w, c: string) => ESCAPED[c] ?? c)
+      .split(SPLICE)
+      .join("")
+      .replace(
+        ENTITY_GLOBAL_RE,
+        (whole, ...groups) => entityChar([whole, ...groups] as unknown as RegExpExecArray) || whole
+      )
     if (next === decoded) break
     decoded = next
   }
@@ -199,9 +238,10 @@ export const removedSpans = (orig: string, red: string): Array<readonly [number,
  * everything it removed there by `<SECRET>`. Text with nothing encoded is returned as is.
  */
 export const redactDecodedViews = (text: string, redact: (view: string) => string): string => {
-  if (!text.includes("%") && !text.includes("\\") && !text.includes(SPLICE)) return text
-  // Whole-text views (escapes, splices) are built only when the decoded text holds a secret.
-  const whole = text.includes("\\") || text.includes(SPLICE)
+  const entities = text.includes("&") && ENTITY_HINT_RE.test(text)
+  if (!text.includes("%") && !text.includes("\\") && !text.includes(SPLICE) && !entities) return text
+  // Whole-text views (escapes, splices, entities) are built only when the decoded text holds a secret.
+  const whole = text.includes("\\") || text.includes(SPLICE) || entities
   if (whole && !PERCENT_HINT_RE.test(text) && !worthDecoding(text, redact)) return text
   const views = viewsOf(text)
   if (views.length === 0) return text

@@ -802,6 +802,73 @@ for (const [form, line, secret] of [
 ])
   add(form, line, [secret])
 
+// A fourth blind batch (Dec 1): found YAML block scalars, Sentinel's auth-pass and HTML entities; tuned on since.
+for (const [form, line, secret] of [
+  [
+    "batch:dec1c",
+    '2026-12-01 10:00:00 DEBUG HttpClient - >> "Authorization: Basic dXNlcjpQYXNzdzByZCE=[\\r][\\n]"',
+    "dXNlcjpQYXNzdzByZCE="
+  ],
+  ["batch:dec1c", 'wire: >> "Cookie: sid=s%3AAbCdEf12345.XyZsignature789[\\r][\\n]"', "AbCdEf12345"],
+  [
+    "batch:dec1c",
+    "redirecting to https://idp.example.com/callback?code=4/0AfJohXk9Lm2Np3Qr4St5Uv6Wx7Yz&state=xyz",
+    "4/0AfJohXk9Lm2Np3Qr4St5Uv6Wx7Yz"
+  ],
+  [
+    "batch:dec1c",
+    "grpc metadata: authorization=[Bearer eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.Zm9vYmFyYmF6]",
+    "Zm9vYmFyYmF6"
+  ],
+  [
+    "batch:dec1c",
+    "env: AWS_SECRET_ACCESS_KEY=je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+    "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"
+  ],
+  ["batch:dec1c", "kubectl get secret db -o yaml -> data: password: cGFzc3dvcmQxMjM=", "cGFzc3dvcmQxMjM="],
+  [
+    "batch:dec1c",
+    '"env":[{"name":"STRIPE_KEY","value":"sk_live_51Hq2W3e4R5t6Y7u8I9o0PaSdFgHjKl"}]',
+    "sk_live_51Hq2W3e4R5t6Y7u8I9o0PaSdFgHjKl"
+  ],
+  [
+    "batch:dec1c",
+    "Connection string: Host=pg;Username=app;Password=Np4Gs7Ql0Wz;Database=shop",
+    "Np4Gs7Ql0Wz"
+  ],
+  ["batch:dec1c", "Data Source=db;User Id=sa;Pwd=Sq9Ls2Rv5Tx;", "Sq9Ls2Rv5Tx"],
+  ["batch:dec1c", "redis-sentinel auth-pass mymaster Rs3Nt6Ln9Qp", "Rs3Nt6Ln9Qp"],
+  ["batch:dec1c", "nats://svc:Nt7Sv0Cr3Ds@nats:4222", "Nt7Sv0Cr3Ds"],
+  ["batch:dec1c", "elasticsearch: http://elastic:El4St7Cs0Ea@es01:9200", "El4St7Cs0Ea"],
+  ["batch:dec1c", "SMTP AUTH PLAIN AGFsZXJ0cwBTbXRwUGFzczEyMw==", "AGFsZXJ0cwBTbXRwUGFzczEyMw=="],
+  [
+    "batch:dec1c",
+    '"Authorization": ["AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261201/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"]',
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+  ],
+  [
+    "batch:dec1c",
+    "x-amz-security-token: FwoGZXIvYXdzEBYaDExampleSessionTokenValue1234567890abcdefghij",
+    "FwoGZXIvYXdzEBYaDExampleSessionTokenValue1234567890abcdefghij"
+  ],
+  [
+    "batch:dec1c",
+    "Ocp-Apim-Subscription-Key: 0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+  ],
+  [
+    "batch:dec1c",
+    "X-Vault-Token: hvs.CAESIAbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "hvs.CAESIAbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+  ],
+  ["batch:dec1c", "api_secret%3DAs8Ec1Rt4Yu%26", "As8Ec1Rt4Yu"],
+  ["batch:dec1c", '\\"password\\":\\"Jp2Wq5Er8Ty\\"', "Jp2Wq5Er8Ty"],
+  ["batch:dec1c", "password&#61;Ht3Ml6En9Tq", "Ht3Ml6En9Tq"],
+  ["batch:dec1c", "secret: |\\n  Ml5Li7Ne9Sc3Rt", "Ml5Li7Ne9Sc3Rt"],
+  ["batch:dec1c", "token: >-\\n  Fo2Ld4Ed6Tk8Nv", "Fo2Ld4Ed6Tk8Nv"]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1013,6 +1013,25 @@ for (const line of [
 ])
   add("card-ordinary", line, [], [line])
 
+// Written (Dec 1) before YAML block scalars, Sentinel's auth-pass and HTML entities were read; never tuned on.
+for (const [form, line, secret] of [
+  ["yaml-block", "stringData:\n  password: |\n    Yb7Lk2Pw9Qz\n  user: app", "Yb7Lk2Pw9Qz"],
+  ["yaml-block", "api_token: >-\n  Tk4Bl8Ck2Nm\n  Fo6Ld0Ed\nnext: 1", "Tk4Bl8Ck2Nm"],
+  ["yaml-block", "  client_secret: |-\n      Cs3Ec5Rt7Bl\n  port: 8080", "Cs3Ec5Rt7Bl"],
+  ["sentinel", "sentinel auth-pass prod-master Sn5Tl8Ap1Ss", "Sn5Tl8Ap1Ss"],
+  ["html-entity", "login?user=bob&amp;password&#61;Hm4En7Ty0Pw", "Hm4En7Ty0Pw"]
+])
+  add(form, line, [secret])
+for (const [line, keep] of [
+  ["description: |\n  Runs the nightly job\nschedule: daily", ["Runs the nightly job", "schedule: daily"]],
+  [
+    "password_policy: >-\n  at least 12 characters\nmin_length: 12",
+    ["at least 12 characters", "min_length: 12"]
+  ],
+  ["sentinel monitor mymaster 10.0.0.1 6379 2", ["sentinel monitor mymaster"]]
+])
+  add("yaml-block-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
