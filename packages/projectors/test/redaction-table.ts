@@ -974,5 +974,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "retry policy:\n  at least 3 retries left\n  at 13:00 the job runs again",
     gone: [],
     stay: ["at least 3 retries left", "the job runs again"]
+  },
+  {
+    source: "config",
+    line: "pg-main:6432:billing:svc_billing:Bl3Ng6Sv9Pw\n::add-mask::Ms7Kq2Zp5Lx\ndb.password=Pa\\u0024\\u0024Wd4Qz8\nelapsed 10:15:30:45:60",
+    gone: ["Bl3Ng6Sv9Pw", "Ms7Kq2Zp5Lx", "Wd4Qz8"],
+    stay: ["::add-mask::", "billing:svc_billing:", "10:15:30:45:60"]
   }
 ]

@@ -144,6 +144,9 @@ describe("redactText: realistic log lines", () => {
       "&#61;&amp;".repeat(104857),
       "sentinel auth-pass ".repeat(55188),
       "\n  at a:".repeat(131072),
+      "::add-mask::".repeat(87381),
+      "a:1:b:c:".repeat(131072),
+      "password=\\u0041".repeat(74898),
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

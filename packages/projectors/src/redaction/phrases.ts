@@ -7,8 +7,9 @@ import { PLACEHOLDERS } from "./placeholders.js"
  * password or passphrase in prose (`passphrase "correct horse battery staple"`), a one-time code
  * (`your 2FA code is 918273`), a `user/password` pair after "credentials", a webhook's HMAC
  * (`signature sha256=<hex>`), and in code a literal after a secret key's expression (`password:
- * process.env.X || 'X'`) or as the second of an auth pair (`auth=('u', 'X')`). Text that only
- * names them (`Passwort vergessen?`, `verification code sent`, `signature verification failed`,
+ * process.env.X || 'X'`) or as the second of an auth pair (`auth=('u', 'X')`), the password of
+ * a `.pgpass` line and a GitHub Actions `::add-mask::` value. Text that only names them
+ * (`Passwort vergessen?`, `verification code sent`, `signature verification failed`,
  * `auth=("oauth2", "bearer")`) has no value in those places and stays.
  */
 
@@ -74,6 +75,12 @@ const FALLBACK_HINT_RE = /\|\||\?\?|[ \t]or[ \t]|get(?:env)?\(|fetch\(/
 /** `auth=("user", "X")`, `HTTPBasicAuth("user", "X")`, `aiohttp.BasicAuth('user', 'X')`. */
 const AUTH_PAIR_RE =
   /((?:\bauth|BasicAuth|DigestAuth|basic_auth|http_auth)[ \t]*(?:=[ \t]*)?\([ \t]*(["'])[^"'\r\n]{1,128}\2[ \t]*,[ \t]*)(["'])([^"'\r\n\\]{1,256})\3/gi
+/** A `.pgpass` line: `host:port:database:user:password` (`*` wildcards), the password last. */
+const PGPASS_RE =
+  /(?<![^\s"'])((?:[^:\s"']{1,253}|\*):(?:\d{1,5}|\*):(?:[^:\s]{1,63}|\*):[^:\s]{0,62}[A-Za-z_][^:\s]{0,62}:)(?![<])[^\s:]{1,256}(?=[\s"']|$)/gm
+/** GitHub Actions' `::add-mask::VALUE`: the value is what the runner must hide. */
+const ADD_MASK_RE = /(::add-mask::)(?![<\s])[^\s"']{1,4096}/g
+
 /** A literal that reads as a password, not a name (`DB_PASSWORD`) or a word (`bearer`). */
 const isPasswordLiteral = (value: string): boolean =>
   PASSWORD_SHAPED_RE.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z][\w+.-]*:\/\//i.test(value)
@@ -126,6 +133,14 @@ const redactCodeLiterals = (text: string): string => {
  * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
  */
 export const redactPhrasePasswords = (text: string, hint: boolean): string => {
-  const out = redactOneTimeCodes(redactForeignKeys(text), hint)
+  const out = redactCredentialFiles(redactOneTimeCodes(redactForeignKeys(text), hint))
   return hint ? redactCodeLiterals(redactProse(out)) : out
+}
+
+/** `.pgpass` lines and `::add-mask::` values (no key word in either). */
+const redactCredentialFiles = (text: string): string => {
+  let out = text
+  if (out.includes("::add-mask::")) out = out.replace(ADD_MASK_RE, `$1${SECRET}`)
+  if (/:(?:\d{1,5}|\*):/.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
+  return out
 }

@@ -238,11 +238,22 @@ const valueEnd = (
   let j = i
   while (j < n) {
     const c = text.charCodeAt(j)
+    // A `\uXXXX` escape (Java properties, JSON) is part of the value, not its end.
+    if (c === 92 && isUnicodeEscape(text, j)) {
+      j += 6
+      continue
+    }
     // `&` ends a value only before the next query parameter (`&state=`); else it is part of it.
     if (c === 38 ? isNextParam(text, j + 1) : isValueStop(c)) break
     j++
   }
   return { from: i, to: j, scheme: scheme !== null }
+}
+
+const UNICODE_ESCAPE_RE = /\\u[0-9a-fA-F]{4}/y
+const isUnicodeEscape = (text: string, at: number): boolean => {
+  UNICODE_ESCAPE_RE.lastIndex = at
+  return UNICODE_ESCAPE_RE.test(text)
 }
 
 /** `pkg.sub.ClassName` or `SomethingError` / `SomethingException`: a class, not a secret. */
@@ -1005,7 +1016,8 @@ export const redactIps = (text: string): string => {
   let out = text
   // A single-character search first: it is far cheaper than any regex scan.
   if (out.includes(":") && IPV6_HINT_RE.test(out)) {
-    out = out.replace(IPV6_RE, (match) => (match.replace(/[[\]:]/g, "").length === 0 ? match : P.ip))
+    // `::` alone, or hex letters with no digit (`::add-mask::`, `::beef`), is not taken for an address.
+    out = out.replace(IPV6_RE, (match) => (/\d/.test(match) ? P.ip : match))
   }
   if (out.includes(".") && /\d\.\d/.test(out)) {
     if (out.includes(">") && TCPDUMP_HINT_RE.test(out)) out = out.replace(IPV4_DOT_PORT_RE, P.ip)

@@ -869,6 +869,67 @@ for (const [form, line, secret] of [
 ])
   add(form, line, [secret])
 
+// A fifth blind batch (Dec 1): found .pgpass lines, ::add-mask:: and \\u escapes; tuned on since.
+for (const [form, line, secret] of [
+  ["batch:dec1d", "db.example.com:5432:shop:app:Pg5Ps8Fl1Qz", "Pg5Ps8Fl1Qz"],
+  ["batch:dec1d", "https://bob:Gt6Cr9St2Rp@github.com", "Gt6Cr9St2Rp"],
+  [
+    "batch:dec1d",
+    "[default]\\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\\naws_secret_access_key = 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",
+    "Aw7Sc0Rt3Ky6Lm9Np2Qr5St8Uv1Wx4Yz7Ab0Cd3E"
+  ],
+  [
+    "batch:dec1d",
+    "users:\\n- name: admin\\n  user:\\n    token: kT8mZ2pQ9xR4vL7nW1sY5bC3",
+    "kT8mZ2pQ9xR4vL7nW1sY5bC3"
+  ],
+  [
+    "batch:dec1d",
+    "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBd2l0aA==",
+    "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQ"
+  ],
+  ["batch:dec1d", "::add-mask::Gh8Ac9Ms1Kx", "Gh8Ac9Ms1Kx"],
+  ["batch:dec1d", 'echo "::add-mask::$TOKEN" ; token=Tk9Ad2Mk5Sx', "Tk9Ad2Mk5Sx"],
+  ["batch:dec1d", '"Env": ["PATH=/usr/bin", "DB_PASSWORD=Dk4Ev7Ar0Ry"]', "Dk4Ev7Ar0Ry"],
+  [
+    "batch:dec1d",
+    '{"access_token":"ya29.A0ARrdaM-ExampleTokenValue-0123456789","refresh_token":"1//0gExampleRefreshToken-ABCDEFG","expires_in":3599}',
+    "1//0gExampleRefreshToken-ABCDEFG"
+  ],
+  ["batch:dec1d", '"attributes": {"password": "Tf5St7At9Ex", "username": "admin"}', "Tf5St7At9Ex"],
+  ["batch:dec1d", 'level=error msg="login failed" user=bob pass=Lf2Mt4Pw6Xq', "Lf2Mt4Pw6Xq"],
+  [
+    "batch:dec1d",
+    'Warning  Failed  pod/x  Error: secret "db-pass" not found; using fallback password Fb3Pw6Ld9Zx',
+    "Fb3Pw6Ld9Zx"
+  ],
+  [
+    "batch:dec1d",
+    '<add key="ConnectionString" value="Server=db;Database=shop;User Id=sa;Password=Cs5Ns8Tr1Gw;" />',
+    "Cs5Ns8Tr1Gw"
+  ],
+  ["batch:dec1d", "<property name=\"password\" value='Xp2Rp4Pv6Ty'/>", "Xp2Rp4Pv6Ty"],
+  ["batch:dec1d", "smtp.password=Sp\\u0061ss7Wd9Zq", "Sp\\u0061ss7Wd9Zq"],
+  ["batch:dec1d", '[database]\\npassword = "Tm3Ml5Db7Pw"', "Tm3Ml5Db7Pw"],
+  [
+    "batch:dec1d",
+    "Host bastion\\n  IdentityFile ~/.ssh/id_ed25519\\n  # passphrase: Ss4Hp6Pp8Qw",
+    "Ss4Hp6Pp8Qw"
+  ],
+  ["batch:dec1d", "data:\\n  password: UGFzc3cwcmQhMjAyNg==", "UGFzc3cwcmQhMjAyNg=="],
+  ["batch:dec1d", '/api/login?username=bob&password=Ql8Pw1Ur4Lq HTTP/1.1" 200', "Ql8Pw1Ur4Lq"],
+  ["batch:dec1d", "ws://localhost:8080/socket?token=Ws5Tk8Sc1Kt", "Ws5Tk8Sc1Kt"],
+  ["batch:dec1d", "wss://stream.example.com/v1?api_key=Aa6Pk9Ey2Qr", "Aa6Pk9Ey2Qr"],
+  ["batch:dec1d", "git clone https://x-token-auth:Bb7Tk0Au3Th@bitbucket.org/o/r.git", "Bb7Tk0Au3Th"],
+  ["batch:dec1d", "Proxy: http://user:Px8Pr1Ox4Yp@proxy.corp:3128", "Px8Pr1Ox4Yp"],
+  [
+    "batch:dec1d",
+    "docker login -u _json_key --password-stdin < key.json; _auth: ZGVwbG95OlJlZzFzdHJ5UGFzcw==",
+    "ZGVwbG95OlJlZzFzdHJ5UGFzcw=="
+  ]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1032,6 +1032,21 @@ for (const [line, keep] of [
 ])
   add("yaml-block-ordinary", line, [], keep)
 
+// Written (Dec 1) before .pgpass lines, ::add-mask:: values and \\u escapes in values were read; never tuned on.
+for (const [form, line, secret] of [
+  ["pgpass", "*:*:*:replicator:Rp9Lc2Tr5Qw", "Rp9Lc2Tr5Qw"],
+  ["pgpass", "reading ~/.pgpass: pg-main:6432:billing:svc_billing:Bl3Ng6Sv9Pw", "Bl3Ng6Sv9Pw"],
+  ["add-mask", "::add-mask::Ms7Kq2Zp5Lx", "Ms7Kq2Zp5Lx"],
+  ["unicode-escape", "db.password=Pa\\u0024\\u0024Wd4Qz8", "Wd4Qz8"]
+])
+  add(form, line, [secret])
+for (const [line, keep] of [
+  ["10:15:30:45:60 elapsed", ["10:15:30:45:60 elapsed"]],
+  ["::add-mask:: requires a value", ["::add-mask:: requires a value"]],
+  ["path=C:\\\\users\\\\x", ["path="]]
+])
+  add("credential-file-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
