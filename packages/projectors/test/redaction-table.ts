@@ -980,5 +980,17 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "pg-main:6432:billing:svc_billing:Bl3Ng6Sv9Pw\n::add-mask::Ms7Kq2Zp5Lx\ndb.password=Pa\\u0024\\u0024Wd4Qz8\nelapsed 10:15:30:45:60",
     gone: ["Bl3Ng6Sv9Pw", "Ms7Kq2Zp5Lx", "Wd4Qz8"],
     stay: ["::add-mask::", "billing:svc_billing:", "10:15:30:45:60"]
+  },
+  {
+    source: "webhook",
+    line: "POST https://hooks.zapier.com/hooks/catch/7654321/xyz9ab8/ 200; teams https://contoso.webhook.office.com/webhookb2/1111@2222/IncomingWebhook/fedcba9876543210fedcba9876543210/3333",
+    gone: ["xyz9ab8", "fedcba9876543210fedcba9876543210"],
+    stay: ["/hooks/catch/", "/webhookb2/", "200; teams"]
+  },
+  {
+    source: "ssh",
+    line: "PuTTY-User-Key-File-2: ssh-ed25519\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5AAAAIPub\nPrivate-Lines: 1\nAAAAIPrivExampleKeyMaterial0123456789abcdefXYZ\nPrivate-MAC: 0123",
+    gone: ["AAAAIPrivExampleKeyMaterial0123456789abcdefXYZ"],
+    stay: ["PuTTY-User-Key-File-2: ssh-ed25519", "Private-Lines: 1", "Private-MAC:"]
   }
 ]

@@ -147,6 +147,9 @@ describe("redactText: realistic log lines", () => {
       "::add-mask::".repeat(87381),
       "a:1:b:c:".repeat(131072),
       "password=\\u0041".repeat(74898),
+      `Private-Lines: 1\n${"AAAA\n".repeat(209715)}`,
+      "Private-Lines: 1\n".repeat(61680),
+      `https://x.webhook.office.com/webhookb2/${"a".repeat(1 << 20)}`,
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

@@ -19,16 +19,23 @@ const P = PLACEHOLDERS
 const PRIVATE_KEY_RE =
   /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)/g
 
-export const redactPrivateKeys = (text: string): string =>
-  text.includes("-----BEGIN") ? text.replace(PRIVATE_KEY_RE, P.privateKey) : text
+/** A PuTTY key file's private part: the base64 lines after `Private-Lines: N`. */
+const PUTTY_PRIVATE_RE =
+  /(Private-Lines:[ \t]*\d{1,3}[ \t]*\r?\n)(?:[A-Za-z0-9+/=]{1,128}(?:\r?\n|$)){1,256}/g
+
+export const redactPrivateKeys = (text: string): string => {
+  let out = text.includes("-----BEGIN") ? text.replace(PRIVATE_KEY_RE, P.privateKey) : text
+  if (out.includes("Private-Lines:")) out = out.replace(PUTTY_PRIVATE_RE, `$1${P.privateKey}\n`)
+  return out
+}
 
 // ---- stack traces -------------------------------------------------------------------------
 
 /**
- * Where a stack-trace suffix starts: an indented `at ` frame on a new line (a dotted name, a call
- * `name (`, or `name:line:col`; `  at least 3 retries`, `  at 13:00` are prose), a one-line Java/Node
- * frame (`at pkg.Class.method(File.java:42)`, `at fn (/app/x.js:1:2)`), `... N more`, a Python
- * `File "...", line N` frame, or a Go `goroutine N [running]:` dump.
+ * Where a stack-trace suffix starts: an indented `at ` frame on a new line (a dotted name, a
+ * call `name (`, or `name:line:col`; `  at least 3 retries`, `  at 13:00` are prose), a one-line
+ * Java/Node frame (`at pkg.Class.method(File.java:42)`, `at fn (/app/x.js:1:2)`), `... N more`,
+ * a Python `File "...", line N` frame, or a Go `goroutine N [running]:` dump.
  */
 const STACK_START_RE =
   /\r?\n[ \t]+at (?:new |async )?[\w$<>[\]/:-]{1,300}(?:\.|[ \t]?\(|:\d+:\d+)|\r?\n[ \t]*at [\w$.<>/[\]-]{1,300}[ \t]?\(|(?<![ \t])[ \t]+at [\w$.<>/[\]-]{1,300}[ \t]?\((?:[\w$.\\/<>@ -]{0,300}\.(?:java|kt|scala|groovy|clj|js|mjs|cjs|ts|tsx|jsx)(?::\d+){1,2}|Native Method|Unknown Source|native|node:[\w/:.]{1,200}|index \d+)\)|(?<![ \t])[ \t]+at (?:async )?(?:file:\/\/|node:|\/)[^\s()]{1,500}:\d+:\d+|\r?\n[ \t]*\.\.\. \d+ (?:more|common frames omitted)|(?:\r?\n[ \t]*|(?<![ \t])[ \t]+)File "[^"\r\n]{1,500}", line \d+|\r?\n?goroutine \d+ \[[\w ]{1,40}\]:/
@@ -87,16 +94,16 @@ const JWT_RE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
 
 /** Incoming-webhook URLs whose path is the credential (Slack, Discord). */
 const WEBHOOK_RE =
-  /(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9_/-]{8,300}/g
+  /(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/|hooks\.zapier\.com\/hooks\/catch\/|(?:outlook\.office(?:365)?\.com|[\w-]{1,63}\.webhook\.office\.com)\/webhookb?2?\/)[A-Za-z0-9_/@-]{6,300}/g
 
 /** What any shape below needs (one scan instead of one per literal). */
-const TOKEN_SHAPE_HINT_RE = /eyJ|hooks|:AA/
+const TOKEN_SHAPE_HINT_RE = /eyJ|hooks|webhook|:AA/
 
 export const redactTokenShapes = (text: string): string => {
   if (!TOKEN_SHAPE_HINT_RE.test(text)) return text
   let out = text
   if (out.includes("eyJ")) out = out.replace(JWT_RE, P.jwt)
-  if (out.includes("hooks")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
+  if (out.includes("hooks") || out.includes("webhook")) out = out.replace(WEBHOOK_RE, `$1${P.secret}`)
   // Telegram bot tokens hold a `:` (no value run); the other hinted rows are seen by the run scan.
   if (out.includes(":AA")) out = out.replace(VENDOR_HINTED_RE, P.secret)
   return out

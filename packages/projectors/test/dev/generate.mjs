@@ -930,6 +930,58 @@ for (const [form, line, secret] of [
 ])
   add(form, line, [secret])
 
+// A sixth blind batch (Dec 1, shapes with no key word): found Zapier/Teams webhooks; tuned on since.
+// Left: a 40-hex path segment (a commit id as often as a capability token), an escaped PuTTY file.
+for (const [form, line, secret] of [
+  [
+    "batch:dec1e",
+    "invite link https://app.example.com/join/Qk7Zp2Lx9Wm4Rt8Yv3Ns6Bc1 expires soon",
+    "Qk7Zp2Lx9Wm4Rt8Yv3Ns6Bc1"
+  ],
+  ["batch:dec1e", "https://hooks.zapier.com/hooks/catch/1234567/abcde12/", "abcde12"],
+  [
+    "batch:dec1e",
+    "https://outlook.office.com/webhook/a1b2c3d4-e5f6-7890-abcd-ef1234567890@tenant/IncomingWebhook/0123456789abcdef0123456789abcdef/a1b2c3d4-e5f6-7890-abcd-ef1234567890",
+    "0123456789abcdef0123456789abcdef"
+  ],
+  [
+    "batch:dec1e",
+    "https://api.telegram.org/bot123456789:AAHfiqksKZ8WmR2zSjiQ7_v4TMAKdiHm9T0/sendMessage",
+    "AAHfiqksKZ8WmR2zSjiQ7_v4TMAKdiHm9T0"
+  ],
+  [
+    "batch:dec1e",
+    "https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIzaSyB1c2D3e4F5g6H7i8J9k0L1m2N3o4P5q6R",
+    "AIzaSyB1c2D3e4F5g6H7i8J9k0L1m2N3o4P5q6R"
+  ],
+  [
+    "batch:dec1e",
+    "s3://backups/db.sql?AWSAccessKeyId=AKIAIOSFODNN7EXAMPLE&Signature=Zx9Cv8Bn7Mm6%2BLk5Jh4Gf3Ds2%3D",
+    "Zx9Cv8Bn7Mm6"
+  ],
+  [
+    "batch:dec1e",
+    "Received: from mail by x with ESMTPSA id 9f8e7d6c5b; auth=plain user=alerts pass=Al3Rt5Ps7Wd",
+    "Al3Rt5Ps7Wd"
+  ],
+  [
+    "batch:dec1e",
+    "npm ERR! 403 Forbidden - PUT https://registry.npmjs.org/pkg - token npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+    "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+  ],
+  [
+    "batch:dec1e",
+    "pulled with credentials dckr_pat_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9",
+    "dckr_pat_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9"
+  ],
+  [
+    "batch:dec1e",
+    "-----BEGIN ENCRYPTED PRIVATE KEY-----\\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\\n-----END ENCRYPTED PRIVATE KEY-----",
+    "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI"
+  ]
+])
+  add(form, line, [secret])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

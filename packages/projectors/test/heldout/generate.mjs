@@ -1047,6 +1047,27 @@ for (const [line, keep] of [
 ])
   add("credential-file-ordinary", line, [], keep)
 
+// Written (Dec 1) before Zapier/Teams webhooks and PuTTY key files were read; never tuned on.
+for (const [form, line, secret] of [
+  ["webhook:zapier", "POST https://hooks.zapier.com/hooks/catch/7654321/xyz9ab8/ 200", "xyz9ab8"],
+  [
+    "webhook:teams",
+    "notify via https://contoso.webhook.office.com/webhookb2/11111111-2222-3333-4444-555555555555@66666666-7777-8888-9999-000000000000/IncomingWebhook/fedcba9876543210fedcba9876543210/11111111-2222-3333-4444-555555555555",
+    "fedcba9876543210fedcba9876543210"
+  ],
+  [
+    "putty",
+    "PuTTY-User-Key-File-2: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIPub\nPrivate-Lines: 1\nAAAAIPrivExampleKeyMaterial0123456789abcdefXYZ\nPrivate-MAC: 0123456789abcdef0123456789abcdef01234567",
+    "AAAAIPrivExampleKeyMaterial0123456789abcdefXYZ"
+  ]
+])
+  add(form, line, [secret])
+for (const [line, keep] of [
+  ["see https://hooks.zapier.com/docs for setup", ["for setup", "/docs"]],
+  ["Public-Lines: 2 in the key header", ["Public-Lines: 2 in the key header"]]
+])
+  add("webhook-ordinary", line, [], keep)
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
