@@ -82,7 +82,6 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   /\bp(?:50|75|90|95|99|999)\b|\b(?:cpu|memory|heap|disk|throughput|backlog|lag\w*)\b/,
   /\bclimb\w*|\bthrottl\w*|\brate[ -]?limit\w*/,
   /\bpaged\b|\bon fire\b|\bfiring\b/,
-  /\bempty (?:results?|responses?|pages?|carts?)\b/,
   /\bnpes?\b|nullpointer|\bpanic\w*|\bsegfault\w*|\bstack ?traces?\b/,
   // inside identifiers too: RedisCommandTimeoutException, SocketTimeout
   /timeout|exception\b/,
@@ -113,7 +112,13 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   // objectives and sudden changes
   /\bslos?\b|\bslas?\b|\berror budget\b|\bburn(?:ing)? (?:rate|through)\b/,
   /\bregress\w*|\b(?:went|gone|turned|is) red\b|\bwent (?:up|down)\b|\bfell off\b|\bplummet\w*|\btank(?:ed|ing)\b|\bsurg(?:e|es|ed|ing)\b/,
-  /\bsomething(?:[’']s| is| seems| looks)? (?:off|wrong|weird|broken|up)\b|\b(?:seems?|looks?) off\b/
+  /\bsomething(?:[’']s| is| seems| looks)? (?:off|wrong|weird|broken|up)\b|\b(?:seems?|looks?) off\b/,
+  // things that did not happen, came back empty or old, or keep happening
+  /\b(?:did ?n[’']?t|did not|never|has ?n[’']?t|have ?n[’']?t|has not|have not) (?:finish|complet|run|ran|start|succeed|arriv|trigger|fire|sen[dt]|deliver|sync|updat|process|load)\w*/,
+  /\bnot (?:going|coming|getting) (?:out|in|through)\b|\b(?:logged|kicked|signed) out\b/,
+  /\b(?:is|are|was|were|came back|comes? back|returns?|returning|shows?|showing) empty\b|\bempty (?:results?|responses?|pages?|carts?|lists?|body|bodies)\b/,
+  /\bforever\b|\b(?:constantly|continuously|repeatedly|over and over)\b/,
+  /\bexpired\b|\bstale\b|\boutdated\b|\bout[ -]of[ -]date\b/
 ]
 
 /**
