@@ -245,6 +245,13 @@ const pointWindow: WindowRule = ({ q, around, named, clip, pastAt }) => {
     const t = clockMinutes(m, 1)
     if (t !== null) return point(t, m[0])
   }
+  // A bare hour with a part of the day ("this morning around 8", "at 7 in the evening")
+  const part = m && m[2] !== undefined ? /\b(morning|afternoon|evening|tonight|night)\b/.exec(q) : null
+  if (m && part) {
+    const h = Number(m[2])
+    const pm = part[1] !== "morning" && h < 12
+    if (h >= 1 && h <= 12) return point(((pm ? h + 12 : h) % 24) * 60, m[0])
+  }
   m = /(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])/.exec(q)
   return m ? point(Number(m[1]) * 60 + Number(m[2]), m[0]) : undefined
 }

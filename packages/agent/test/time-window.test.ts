@@ -77,7 +77,40 @@ describe("extractTimeWindow (run clock 2026-03-15T13:30Z, default zone UTC)", ()
     ["on the 20th", "2026-02-20T00:00:00Z", "2026-02-21T00:00:00Z"],
     // weekends: today is Sunday, so "the weekend" is this one and "last weekend" the one before
     ["over the weekend", "2026-03-14T00:00:00Z", "2026-03-15T13:30:00Z"],
-    ["last weekend", "2026-03-07T00:00:00Z", "2026-03-09T00:00:00Z"]
+    ["last weekend", "2026-03-07T00:00:00Z", "2026-03-09T00:00:00Z"],
+    // two sets written blind before the calendar rules and the bare-hour rule (15/15, 14/15)
+    ["what broke last tuesday?", "2026-03-10T00:00:00Z", "2026-03-11T00:00:00Z"],
+    ["errors two weeks ago?", "2026-03-01T00:00:00Z", "2026-03-02T00:00:00Z"],
+    ["what happened on Mar 3", "2026-03-03T00:00:00Z", "2026-03-04T00:00:00Z"],
+    ["checkout failures on the 3rd of March", "2026-03-03T00:00:00Z", "2026-03-04T00:00:00Z"],
+    ["any errors earlier this week?", "2026-03-09T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["how did checkout do over the past couple of days", "2026-03-13T13:30:00Z", "2026-03-15T13:30:00Z"],
+    ["errors in the previous three hours", "2026-03-15T10:30:00Z", "2026-03-15T13:30:00Z"],
+    ["anything wrong in the last 90 mins", "2026-03-15T12:00:00Z", "2026-03-15T13:30:00Z"],
+    ["what happened during the weekend", "2026-03-14T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["checkout errors on Saturday", "2026-03-14T00:00:00Z", "2026-03-15T00:00:00Z"],
+    ["within the past day, any issues?", "2026-03-14T13:30:00Z", "2026-03-15T13:30:00Z"],
+    ["was checkout failing earlier today", "2026-03-15T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["errors since Friday?", "2026-03-13T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["what happened 2026-03-12", "2026-03-12T00:00:00Z", "2026-03-13T00:00:00Z"],
+    ["errors last month", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z"],
+    ["errors in the last 45 min", "2026-03-15T12:45:00Z", "2026-03-15T13:30:00Z"],
+    ["what happened around noon", "2026-03-15T11:30:00Z", "2026-03-15T12:30:00Z"],
+    ["since 9:30am", "2026-03-15T09:30:00Z", "2026-03-15T13:30:00Z"],
+    ["between 12:15 and 12:45", "2026-03-15T12:15:00Z", "2026-03-15T12:45:00Z"],
+    ["yesterday evening", "2026-03-14T18:00:00Z", "2026-03-15T00:00:00Z"],
+    ["last Friday afternoon", "2026-03-13T12:00:00Z", "2026-03-13T18:00:00Z"],
+    ["on March 14th at 10:00", "2026-03-14T09:30:00Z", "2026-03-14T10:30:00Z"],
+    ["past 3 days", "2026-03-12T13:30:00Z", "2026-03-15T13:30:00Z"],
+    ["four hours ago", "2026-03-15T09:00:00Z", "2026-03-15T10:00:00Z"],
+    ["since Saturday", "2026-03-14T00:00:00Z", "2026-03-15T13:30:00Z"],
+    ["in the previous 24 hours", "2026-03-14T13:30:00Z", "2026-03-15T13:30:00Z"],
+    ["from 1pm to 1:20pm", "2026-03-15T13:00:00Z", "2026-03-15T13:20:00Z"],
+    ["over the last couple of hours", "2026-03-15T11:30:00Z", "2026-03-15T13:30:00Z"],
+    ["the last 2 weeks", "2026-03-01T13:30:00Z", "2026-03-15T13:30:00Z"],
+    // a bare hour with a part of the day
+    ["this morning around 8", "2026-03-15T07:30:00Z", "2026-03-15T08:30:00Z"],
+    ["yesterday at 7 in the evening", "2026-03-14T18:30:00Z", "2026-03-14T19:30:00Z"]
   ])("%j -> %s .. %s", (question, start, end) => {
     const w = extractTimeWindow(question, NOW)
     expect(w).not.toBeNull()
