@@ -992,5 +992,18 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "PuTTY-User-Key-File-2: ssh-ed25519\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5AAAAIPub\nPrivate-Lines: 1\nAAAAIPrivExampleKeyMaterial0123456789abcdefXYZ\nPrivate-MAC: 0123",
     gone: ["AAAAIPrivExampleKeyMaterial0123456789abcdefXYZ"],
     stay: ["PuTTY-User-Key-File-2: ssh-ed25519", "Private-Lines: 1", "Private-MAC:"]
+  },
+  {
+    source: "generic",
+    line: "vault: token renewed, ttl=768h; secretsmanager:GetSecretValue denied; secret_name: db-creds password_file=/run/secrets/db token_type: bearer; SELECT count(*) FROM orders took 2.3s",
+    gone: [],
+    stay: [
+      "token renewed",
+      "secretsmanager:GetSecretValue",
+      "secret_name: db-creds",
+      "password_file=/run/secrets/db",
+      "token_type: bearer",
+      "took 2.3s"
+    ]
   }
 ]

@@ -137,7 +137,7 @@ const METRIC_KEY_RE =
 const NUMBER_VALUE_RE = /^-?\d+(?:\.\d+)?(?:[a-zA-Z%]{1,3})?$/
 /** Words that describe a secret's state instead of being one (`token: expired`, `password=<none>`). */
 const STATUS_WORDS: ReadonlySet<string> = new Set(
-  "rotation rotated expired missing required invalid valid none null nil undefined empty true false yes no set unset present absent redacted masked hidden provided ok failed rejected accepted revoked refreshed changed updated enabled disabled reset sent received ***".split(
+  "rotation rotated expired missing required invalid valid none null nil undefined empty true false yes no set unset present absent redacted masked hidden provided ok failed rejected accepted revoked refreshed changed updated enabled disabled reset sent received renewed created deleted issued granted denied found loaded saved stored cached verified validated generated requested removed unknown pending ***".split(
     " "
   )
 )
@@ -366,7 +366,15 @@ const keyClass = (key: string): KeyClass | null => {
   return cls
 }
 
+/**
+ * Keys that name a thing about a secret, not the secret (`secretsmanager`, `secret_name`,
+ * `password_file`, `token_type`, `key_path`, `password_policy`): their value is a name.
+ */
+const ABOUT_SECRET_KEY_RE =
+  /(?:secrets?|tokens?|keys?|passwords?|credentials?)[_.-]?(?:manager|store|service|engine|provider|arn|ref|name|path|file|dir|location|type|kind|mount|policy)$/i
+
 const classifyKey = (key: string): KeyClass | null => {
+  if (ABOUT_SECRET_KEY_RE.test(key)) return null
   if (UNAMBIGUOUS_KEY_RE.test(key)) return "unambiguous"
   if (SECRET_KEY_RE.test(key))
     return WEAK_KEY_RE.test(key) && !AMBIGUOUS_KEY_RE.test(key) ? "weak" : "ambiguous"
@@ -968,7 +976,7 @@ const SQL_START_CI_RE =
   /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?(?:\s*,\s*[\w`."*()]{1,128}(?:\s+as\s+\w{1,64})?){0,50})\s+from\s+[\w`"]|insert\s+(?:ignore\s+)?into\s+[\w`."]|update\s+[\w`."]{1,128}\s+set\s|delete\s+from\s+[\w`."]|replace\s+into\s+[\w`."]|merge\s+into\s+[\w`."]{1,128}(?:\s+(?:as\s+)?\w{1,64})?\s+using\s|call\s+[\w`.]{1,128}\s*\(|(?:create|alter|drop|rename)\s+(?:user|role|login)\s+(?:if\s+(?:not\s+)?exists\s+)?['"`]|(?:grant|revoke)\s[^;\r\n]{1,256}?\s(?:to|from)\s+['"`]|set\s+password\s+for\s+['"`]|(?:do|as|select)\s+\$(?:[A-Za-z_]\w{0,31})?\$)/i
 const SQL_START_UPPER_RE = /\bSELECT\s[^;\r\n]{0,400}?\bFROM\s/
 const SQL_LITERAL_RE =
-  /'(?:[^'\\\r\n]|\\.|''){0,10000}'|"(?:[^"\\\r\n]|\\.|""){0,10000}"|(?<![\w$.])-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$])/g
+  /'(?:[^'\\\r\n]|\\.|''){0,10000}'|"(?:[^"\\\r\n]|\\.|""){0,10000}"|(?<![\w$.])-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)/g
 
 export const redactSqlLiterals = (text: string): string => {
   if (
