@@ -87,6 +87,14 @@ const val = () =>
 
 const out = []
 const add = (form, line, secrets, keep = []) => out.push({ form, line, secrets, keep })
+/** Fixed lines, one secret each: `[form, line, secret]`. */
+const addRows = (rows) => {
+  for (const [form, line, secret] of rows) add(form, line, [secret])
+}
+/** Fixed lines with no secret and the strings that must stay: `[line, keep]`. */
+const addKeeps = (form, rows) => {
+  for (const [line, keep] of rows) add(form, line, [], keep)
+}
 
 for (let i = 0; i < 60; i++) {
   const t = pick(TOKENS)()
@@ -311,12 +319,11 @@ for (let k = 0; k < 2; k++) {
     `${u}v`
   ])
 }
-for (const [line, keep] of [
+addKeeps("sql-literal-ordinary", [
   ["revoke list holds 5 tokens", ["5", "tokens"]],
   ["rename user profile field after 2 attempts", ["2", "attempts"]],
   ["create user journey dashboards for 3 teams", ["3", "teams"]]
 ])
-  add("sql-literal-ordinary", line, [], keep)
 
 // ---- quoted value after a secret key word (tuning lines, Dec 1) -----------------------------
 for (let k = 0; k < 3; k++) {
@@ -347,7 +354,7 @@ add("host-position-ordinary", "path \\\\?\\C:\\long\\path accepted", [], ["accep
 
 // Two blind batches (Dec 1) that found the YAML tag, foreign-language, quoted passphrase, one-time
 // code, credential pair and HMAC gaps: tuned on since.
-for (const [form, line, secret] of [
+addRows([
   [
     "batch:dec1",
     "ssh-ed25519 private: -----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACBkZXZfa2V5X29ubHlfZm9yX3Rlc3RzX25vdF9yZWFs\\n-----END OPENSSH PRIVATE KEY-----",
@@ -593,11 +600,10 @@ for (const [form, line, secret] of [
   ["batch:dec1", "contraseña=Es5Co8Nt1Ra", "Es5Co8Nt1Ra"],
   ["batch:dec1", "密码: Zh6Mi9Ma2Qw", "Zh6Mi9Ma2Qw"]
 ])
-  add(form, line, [secret])
 
 // A third blind batch (Dec 1): found the `pw` key, code literals, auth pairs and `openssl -k`; tuned on since.
 // (`db.connect("postgres", "app", "X")`, a positional password with no key word, is left out.)
-for (const [form, line, secret] of [
+addRows([
   ["batch:dec1b", 'WARN  [auth] bad login for "ops" (pw=Lw3Ks8Qa1Zp)', "Lw3Ks8Qa1Zp"],
   [
     "batch:dec1b",
@@ -703,10 +709,9 @@ for (const [form, line, secret] of [
   ["batch:dec1b", "webhook secret whsec_Wh5Sc8Rt1Yz4Xa7Bc0De3Fg", "whsec_Wh5Sc8Rt1Yz4Xa7Bc0De3Fg"],
   ["batch:dec1b", "cookie: remember_token=Rm6Tk9Tn2Ca5Db8Ec1Fd; path=/", "Rm6Tk9Tn2Ca5Db8Ec1Fd"]
 ])
-  add(form, line, [secret])
 
 // A blind batch of SQL-bearing lines (Dec 1): found bound values and dollar quotes; tuned on since.
-for (const [form, line, secret] of [
+addRows([
   [
     "batch:dec1-sql",
     "# Query_time: 2.3 SELECT * FROM users WHERE email = 'alice@example.com' AND status='active'",
@@ -763,10 +768,9 @@ for (const [form, line, secret] of [
     "$2b$12$KIXQJ4p1b8y7x6w5v4u3tO"
   ]
 ])
-  add(form, line, [secret])
 
 // A blind batch of network identities (Dec 1): found tcpdump's address.port; tuned on since.
-for (const [form, line, secret] of [
+addRows([
   ["batch:dec1-net", "upstream timed out connecting to 172.16.4.21:8080", "172.16.4.21"],
   ["batch:dec1-net", "dial tcp [2001:db8::1]:443: connect: connection refused", "2001:db8::1"],
   ["batch:dec1-net", "resolved payments.internal.corp to 10.1.1.1", "payments.internal.corp"],
@@ -800,10 +804,9 @@ for (const [form, line, secret] of [
   ["batch:dec1-net", "smtp relay mail01.corp.example.com rejected", "mail01.corp.example.com"],
   ["batch:dec1-net", "hostname=web-7f9c4 pid=1234", "web-7f9c4"]
 ])
-  add(form, line, [secret])
 
 // A fourth blind batch (Dec 1): found YAML block scalars, Sentinel's auth-pass and HTML entities; tuned on since.
-for (const [form, line, secret] of [
+addRows([
   [
     "batch:dec1c",
     '2026-12-01 10:00:00 DEBUG HttpClient - >> "Authorization: Basic dXNlcjpQYXNzdzByZCE=[\\r][\\n]"',
@@ -867,10 +870,9 @@ for (const [form, line, secret] of [
   ["batch:dec1c", "secret: |\\n  Ml5Li7Ne9Sc3Rt", "Ml5Li7Ne9Sc3Rt"],
   ["batch:dec1c", "token: >-\\n  Fo2Ld4Ed6Tk8Nv", "Fo2Ld4Ed6Tk8Nv"]
 ])
-  add(form, line, [secret])
 
 // A fifth blind batch (Dec 1): found .pgpass lines, ::add-mask:: and \\u escapes; tuned on since.
-for (const [form, line, secret] of [
+addRows([
   ["batch:dec1d", "db.example.com:5432:shop:app:Pg5Ps8Fl1Qz", "Pg5Ps8Fl1Qz"],
   ["batch:dec1d", "https://bob:Gt6Cr9St2Rp@github.com", "Gt6Cr9St2Rp"],
   [
@@ -928,11 +930,10 @@ for (const [form, line, secret] of [
     "ZGVwbG95OlJlZzFzdHJ5UGFzcw=="
   ]
 ])
-  add(form, line, [secret])
 
 // A sixth blind batch (Dec 1, shapes with no key word): found Zapier/Teams webhooks; tuned on since.
 // Left: a 40-hex path segment (a commit id as often as a capability token), an escaped PuTTY file.
-for (const [form, line, secret] of [
+addRows([
   [
     "batch:dec1e",
     "invite link https://app.example.com/join/Qk7Zp2Lx9Wm4Rt8Yv3Ns6Bc1 expires soon",
@@ -980,7 +981,6 @@ for (const [form, line, secret] of [
     "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI"
   ]
 ])
-  add(form, line, [secret])
 
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")

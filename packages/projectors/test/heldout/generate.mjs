@@ -206,6 +206,14 @@ const value = () => pick(VALUES)()
 
 const out = []
 const add = (form, line, secrets, keep = []) => out.push({ form, line, secrets, keep })
+/** Fixed lines, one secret each: `[form, line, secret]`. */
+const addRows = (rows) => {
+  for (const [form, line, secret] of rows) add(form, line, [secret])
+}
+/** Fixed lines with no secret and the strings that must stay: `[line, keep]`. */
+const addKeeps = (form, rows) => {
+  for (const [line, keep] of rows) add(form, line, [], keep)
+}
 
 const svc = () => pick(["billing", "checkout", "ledger", "notify", "search", "gateway", "ingest"])
 const ts = () =>
@@ -805,14 +813,13 @@ for (let k = 0; k < 3; k++) {
   const user4 = `d_${svc()}${int(90)}`
   add("sql-literal:drop user", `DROP USER IF EXISTS '${user4}'@'localhost'`, [user4])
 }
-for (const [line, keep] of [
+addKeeps("sql-literal-ordinary", [
   ["create user failed after 3 retries", ["3", "retries"]],
   ["grant access to the on-call team for 2 hours", ["2", "hours"]],
   ["merge into main after review of 4 pull requests", ["4", "review"]],
   ["alter user preferences: theme set to 'dark'", ["'dark'", "preferences"]],
   ["drop user session 'abc' after 30 minutes idle", ["30", "idle"]]
 ])
-  add("sql-literal-ordinary", line, [], keep)
 
 // ---- a secret key word, a blank, then a quoted value (Dec 1, session 25; written before the
 // rule read quoted values there, never tuned on) -----------------------------------------------
@@ -827,7 +834,7 @@ for (let k = 0; k < 4; k++) {
   const v2 = mixed(AN, 18 + int(10))
   add("quoted-after-key-word", `loaded secret '${v2}' from vault mount`, [v2], ["loaded", "vault"])
 }
-for (const [line, keep] of [
+addKeeps("quoted-after-key-word-ordinary", [
   [
     'MountVolume.SetUp failed for volume "creds" : secret "db-credentials" not found',
     ["db-credentials", "MountVolume.SetUp"]
@@ -835,7 +842,6 @@ for (const [line, keep] of [
   ['unexpected token "}" at position 1042', ["position"]],
   ["token 'refresh_token_rotation_enabled' is deprecated", ["refresh_token_rotation_enabled", "deprecated"]]
 ])
-  add("quoted-after-key-word-ordinary", line, [], keep)
 
 // ---- host names in path positions with no dot (Dec 1, session 25; written before the host
 // rules read these positions, never tuned on) ----------------------------------------------------
@@ -864,16 +870,15 @@ for (let k = 0; k < 3; k++) {
     ["platform/infra.git", "failed"]
   )
 }
-for (const [line, keep] of [
+addKeeps("host-position-ordinary", [
   ["copy C:\\Windows\\System32\\drivers\\etc\\hosts done", ["C:\\Windows\\System32\\drivers\\etc\\hosts"]],
   ["see docs at /usr/share//doc for details", ["details"]],
   ["contact ops@ on slack", ["slack"]],
   ["regex a//b matched 3 times", ["matched"]]
 ])
-  add("host-position-ordinary", line, [], keep)
 
 // Written (Dec 1) before phrases.ts and the foreign-language keys existed; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   ["phrase:other language", "Kennwort=Kw7Rt2Zu5Nm", "Kw7Rt2Zu5Nm"],
   ["phrase:other language", 'neues Passwort: "Np4Sw8Rd1Lq"', "Np4Sw8Rd1Lq"],
   ["phrase:other language", "senha: Sn3Ha6Pt9Br", "Sn3Ha6Pt9Br"],
@@ -899,19 +904,20 @@ for (const [form, line, secret] of [
     "9b1f6c3e2a8d7f4b5c0e1a9d8f7b6c5e4a3d2f1e0c9b8a7f6e5d4c3b2a1f0e9d"
   ]
 ])
-  add(form, line, [secret])
-for (const line of [
-  "Passwort vergessen? Klicken Sie hier",
-  "password reset requested for bob",
-  "the passphrase prompt timed out after 30s",
-  "verification code sent to +49 *** (attempt 2 of 3)",
-  "credentials rotated for service checkout/payments",
-  "signature verification failed (sha256 mismatch)"
-])
-  add("phrase-ordinary", line, [], [line])
+addKeeps(
+  "phrase-ordinary",
+  [
+    "Passwort vergessen? Klicken Sie hier",
+    "password reset requested for bob",
+    "the passphrase prompt timed out after 30s",
+    "verification code sent to +49 *** (attempt 2 of 3)",
+    "credentials rotated for service checkout/payments",
+    "signature verification failed (sha256 mismatch)"
+  ].map((line) => [line, [line]])
+)
 
 // Written (Dec 1) before the code-literal, auth-pair, `pw` key and `openssl -k` rules; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   ["code:literal", "login attempt user=admin PW=Zq1Xw2Ce3Vr rejected", "Zq1Xw2Ce3Vr"],
   ["code:pw key", "config db_pw: Dp4Wq7Er0Ty", "Dp4Wq7Er0Ty"],
   ["code:literal", 'const pass = process.env.SMTP_PASS ?? "Sm5Tp8Fb1Kq"', "Sm5Tp8Fb1Kq"],
@@ -922,18 +928,16 @@ for (const [form, line, secret] of [
   ["code:openssl", "openssl aes-256-cbc -d -k Ok0Ey3Pw6Qa -in backup.enc", "Ok0Ey3Pw6Qa"],
   ["code:openssl", "openssl rsa -in key.pem -passin pass:Op1Ss4In7Rb", "Op1Ss4In7Rb"]
 ])
-  add(form, line, [secret])
-for (const [line, keep] of [
+addKeeps("code-ordinary", [
   ["pw=ok after 3 attempts", ["pw=ok after 3 attempts"]],
   ['auth=("oauth2", "bearer") scheme list', ['auth=("oauth2", "bearer") scheme list']],
   ["openssl s_client -connect api:443 -k", ["openssl s_client -connect", "-k"]],
   ["requests.get(url, auth=None, timeout=5)", ["requests.get(url, auth=None, timeout=5)"]]
 ])
-  add("code-ordinary", line, [], keep)
 
 // Written (Dec 1) before bindings.ts (bound values, dollar quotes); the dollar-quote line then showed
 // that `DO $x$` and `SELECT $x$` did not start SQL, which was fixed after: that line is no longer blind.
-for (const [form, line, secret] of [
+addRows([
   [
     "sql-binding:bound value",
     "o.h.type.descriptor.sql.BasicBinder : binding parameter [2] as [VARCHAR] - [peter.parker@dailybugle.com]",
@@ -956,16 +960,14 @@ for (const [form, line, secret] of [
     "Ben Reilly"
   ]
 ])
-  add(form, line, [secret])
-for (const [line, keep] of [
+addKeeps("sql-binding-ordinary", [
   ["binding parameter [1] as [VARCHAR] - [null]", ["[null]"]],
   ["==> Parameters: ", ["Parameters:"]],
   ["Total: $$ signs in template", ["$$ signs in template"]]
 ])
-  add("sql-binding-ordinary", line, [], keep)
 
 // Written (Dec 1) before the tcpdump address.port rule; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   [
     "ip:tcpdump",
     "12:00:01.123 IP 192.168.7.20.34567 > 192.168.7.1.53: 12345+ A? example.com. (29)",
@@ -973,27 +975,27 @@ for (const [form, line, secret] of [
   ],
   ["ip:tcpdump", "IP 10.9.8.7.8443 > 10.9.8.6.40112: Flags [P.], seq 1:2", "10.9.8.6"]
 ])
-  add(form, line, [secret])
 add("ip-ordinary", "upgraded libfoo 1.2.3.4.5 > 1.2.3.4.4", [], ["1.2.3.4.5 > 1.2.3.4.4"])
 
 // Written (Dec 1) before short random values after a bare key word were redacted; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   ["key-word:short value", "rotating token oYYWIcS68s for svc-billing", "oYYWIcS68s"],
   ["key-word:short value", "using secret Kq7rTz2WbX on the worker", "Kq7rTz2WbX"],
   ["key-word:short value", "api key pL4xNq9ZtR revoked", "pL4xNq9ZtR"],
   ["key-word:short value", "password hR5vYq2LmN rejected", "hR5vYq2LmN"]
 ])
-  add(form, line, [secret])
-for (const line of [
-  "token RefreshV2 flow enabled",
-  "secret KeyVault01 mounted at /mnt",
-  "api key HeaderAuth scheme in use",
-  "token expired for user 42"
-])
-  add("key-word-ordinary", line, [], [line])
+addKeeps(
+  "key-word-ordinary",
+  [
+    "token RefreshV2 flow enabled",
+    "secret KeyVault01 mounted at /mnt",
+    "api key HeaderAuth scheme in use",
+    "token expired for user 42"
+  ].map((line) => [line, [line]])
+)
 
 // Written (Dec 1) before payment card numbers and cvv/cvc keys were redacted; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   [
     "card:pan",
     "authorization failed for card 4012 8888 8888 1881 (insufficient funds)",
@@ -1005,24 +1007,24 @@ for (const [form, line, secret] of [
   ["card:pan", "card: 4222-2222-2222-2 declined", "4222-2222-2222-2"],
   ["card:cvc key", "payment_method card_cvc=737 saved", "737"]
 ])
-  add(form, line, [secret])
-for (const line of [
-  "event at 1733050000123 processed",
-  "order 4000000000000001 created",
-  "trace 5234567890123456 sampled"
-])
-  add("card-ordinary", line, [], [line])
+addKeeps(
+  "card-ordinary",
+  [
+    "event at 1733050000123 processed",
+    "order 4000000000000001 created",
+    "trace 5234567890123456 sampled"
+  ].map((line) => [line, [line]])
+)
 
 // Written (Dec 1) before YAML block scalars, Sentinel's auth-pass and HTML entities were read; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   ["yaml-block", "stringData:\n  password: |\n    Yb7Lk2Pw9Qz\n  user: app", "Yb7Lk2Pw9Qz"],
   ["yaml-block", "api_token: >-\n  Tk4Bl8Ck2Nm\n  Fo6Ld0Ed\nnext: 1", "Tk4Bl8Ck2Nm"],
   ["yaml-block", "  client_secret: |-\n      Cs3Ec5Rt7Bl\n  port: 8080", "Cs3Ec5Rt7Bl"],
   ["sentinel", "sentinel auth-pass prod-master Sn5Tl8Ap1Ss", "Sn5Tl8Ap1Ss"],
   ["html-entity", "login?user=bob&amp;password&#61;Hm4En7Ty0Pw", "Hm4En7Ty0Pw"]
 ])
-  add(form, line, [secret])
-for (const [line, keep] of [
+addKeeps("yaml-block-ordinary", [
   ["description: |\n  Runs the nightly job\nschedule: daily", ["Runs the nightly job", "schedule: daily"]],
   [
     "password_policy: >-\n  at least 12 characters\nmin_length: 12",
@@ -1030,25 +1032,22 @@ for (const [line, keep] of [
   ],
   ["sentinel monitor mymaster 10.0.0.1 6379 2", ["sentinel monitor mymaster"]]
 ])
-  add("yaml-block-ordinary", line, [], keep)
 
 // Written (Dec 1) before .pgpass lines, ::add-mask:: values and \\u escapes in values were read; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   ["pgpass", "*:*:*:replicator:Rp9Lc2Tr5Qw", "Rp9Lc2Tr5Qw"],
   ["pgpass", "reading ~/.pgpass: pg-main:6432:billing:svc_billing:Bl3Ng6Sv9Pw", "Bl3Ng6Sv9Pw"],
   ["add-mask", "::add-mask::Ms7Kq2Zp5Lx", "Ms7Kq2Zp5Lx"],
   ["unicode-escape", "db.password=Pa\\u0024\\u0024Wd4Qz8", "Wd4Qz8"]
 ])
-  add(form, line, [secret])
-for (const [line, keep] of [
+addKeeps("credential-file-ordinary", [
   ["10:15:30:45:60 elapsed", ["10:15:30:45:60 elapsed"]],
   ["::add-mask:: requires a value", ["::add-mask:: requires a value"]],
   ["path=C:\\\\users\\\\x", ["path="]]
 ])
-  add("credential-file-ordinary", line, [], keep)
 
 // Written (Dec 1) before Zapier/Teams webhooks and PuTTY key files were read; never tuned on.
-for (const [form, line, secret] of [
+addRows([
   ["webhook:zapier", "POST https://hooks.zapier.com/hooks/catch/7654321/xyz9ab8/ 200", "xyz9ab8"],
   [
     "webhook:teams",
@@ -1061,12 +1060,10 @@ for (const [form, line, secret] of [
     "AAAAIPrivExampleKeyMaterial0123456789abcdefXYZ"
   ]
 ])
-  add(form, line, [secret])
-for (const [line, keep] of [
+addKeeps("webhook-ordinary", [
   ["see https://hooks.zapier.com/docs for setup", ["for setup", "/docs"]],
   ["Public-Lines: 2 in the key header", ["Public-Lines: 2 in the key header"]]
 ])
-  add("webhook-ordinary", line, [], keep)
 
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
