@@ -111,21 +111,29 @@ export const redactTokenShapes = (text: string): string => {
 
 // ---- key = value secrets --------------------------------------------------------------------
 
+/** Key words whose value is secret whatever it looks like; both lists below start with them. */
+const PASSWORD_KEY_WORDS =
+  "passw(?:or)?d|passphrase|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key"
+
 /**
  * Key words that make the value of a `key=value` / `key: value` / JSON field secret ("password"
  * in other languages too, ASCII spellings: `Passwort`, `senha`, `wachtwoord`; the others are
  * phrases.ts').
  */
-const SECRET_KEY_RE =
-  /passw(?:or)?d|passphrase|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$/i
+const SECRET_KEY_RE = new RegExp(
+  `${PASSWORD_KEY_WORDS}|credential|authori[sz]ation|session|cookie|bearer|^auth$|[_.-]auth$|^auth[_.-]|x-auth|^pass$|[_.-]pass$|^sig$|signature|otp$|^pin$|key$|^(?:auth|cred|creds)|(?:auth|cred|creds)$`,
+  "i"
+)
 
 /**
  * Keys whose value is secret whatever it looks like (any non-empty value goes). The other
  * secret keys (`signature`, `auth`, `credentials`, `session`, ...) also name things in prose
  * (`Log signature: ...`, `auth: failed`), so their value goes only when it looks like a token.
  */
-const UNAMBIGUOUS_KEY_RE =
-  /passw(?:or)?d|passphrase|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key/i
+const UNAMBIGUOUS_KEY_RE = new RegExp(
+  `${PASSWORD_KEY_WORDS}|(?:auth|master|license|licence|sdk|subscription|functions?|client|consumer|service|admin|root|secret|signing|encryption|api|access|bot|deploy|upload|registry)[_-]?key$|cookie|^pass$|[_.-]pass$|^(?:x[_-])?(?:api|auth)[_-]?key`,
+  "i"
+)
 
 /**
  * Keys that count words or name a metric (`prompt_tokens=1834`, `active_sessions=4`,
