@@ -45,9 +45,13 @@ const ENTITY_GLOBAL_RE = new RegExp(ENTITY_RE.source, "g")
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: "&", quot: '"', apos: "'", lt: "<", gt: ">" }
 
 /** The character an entity match stands for, or "" when it is not printable ASCII. */
-const entityChar = (m: RegExpExecArray): string => {
-  if (m[3] !== undefined) return NAMED_ENTITIES[m[3]]!
-  const code = m[1] !== undefined ? Number(m[1]) : Number.parseInt(m[2]!, 16)
+const entityChar = (
+  decimal: string | undefined,
+  hex: string | undefined,
+  name: string | undefined
+): string => {
+  if (name !== undefined) return NAMED_ENTITIES[name]!
+  const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex!, 16)
   return code >= 32 && code < 127 ? String.fromCharCode(code) : ""
 }
 
@@ -94,7 +98,7 @@ const decodeStep = (view: View | Plain, kind: Decoding): View | null => {
     else if (kind === "entity" && c === 38) {
       ENTITY_RE.lastIndex = i
       const m = ENTITY_RE.exec(src)
-      const decoded = m === null ? "" : entityChar(m)
+      const decoded = m === null ? "" : entityChar(m[1], m[2], m[3])
       if (decoded !== "") {
         consumed = m![0].length
         ch = decoded
@@ -183,7 +187,7 @@ const worthDecoding = (text: string, redact: (view: string) => string): boolean 
       .join("")
       .replace(
         ENTITY_GLOBAL_RE,
-        (whole, ...groups) => entityChar([whole, ...groups] as unknown as RegExpExecArray) || whole
+        (whole, decimal?: string, hex?: string, name?: string) => entityChar(decimal, hex, name) || whole
       )
     if (next === decoded) break
     decoded = next
