@@ -53,7 +53,8 @@ const viewRules = (text: string): string => {
 /**
  * Passwords that commands carry by position or syntax (`sshpass -p X`, `IDENTIFIED BY 'X'`,
  * `AUTH X`), before the key-value rules read `SET PASSWORD = PASSWORD('X')` as `key=value`; and
- * those written in words (phrases.ts: another language's key, a quoted passphrase, a one-time code).
+ * those written in words or code (phrases.ts: keys in other languages, quoted passphrases, one-time
+ * codes, fallback literals, auth pairs, `.pgpass`, `::add-mask::`).
  */
 const redactCommands = (text: string, hint: boolean): string =>
   redactPhrasePasswords(redactStatementPasswords(redactCliPasswords(text), hint), hint)
