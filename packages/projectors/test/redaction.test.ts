@@ -150,6 +150,10 @@ describe("redactText: realistic log lines", () => {
       `Private-Lines: 1\n${"AAAA\n".repeat(209715)}`,
       "Private-Lines: 1\n".repeat(61680),
       `https://x.webhook.office.com/webhookb2/${"a".repeat(1 << 20)}`,
+      "password <<< ".repeat(80659),
+      "secret --value ".repeat(69905),
+      'set "password" '.repeat(69905),
+      `token ${"x".repeat(1 << 20)}`,
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

@@ -98,6 +98,8 @@ const RULES: ReadonlyArray<CliRule> = [
   { tools: ["zip", "zipcloak", "unzip", "funzip"], values: [spacedOption("-P")] },
   // `openssl enc -k X` (a passphrase; `-pass pass:X` is the key-value rules'). `s_client -k` has none.
   { tools: ["openssl"], values: [spacedOption("-k")] },
+  // macOS keychain: `security add-generic-password ... -w X`.
+  { tools: ["security"], within: /[ \t]add-(?:generic|internet)-password\b/, values: [spacedOption("-w")] },
   { tools: ["7z", "7za", "7zr"], values: [attachedOption("-p")] },
   {
     tools: [

@@ -8,9 +8,10 @@ import { PLACEHOLDERS } from "./placeholders.js"
  * (`your 2FA code is 918273`), a `user/password` pair after "credentials", a webhook's HMAC
  * (`signature sha256=<hex>`), and in code a literal after a secret key's expression (`password:
  * process.env.X || 'X'`) or as the second of an auth pair (`auth=('u', 'X')`), the password of
- * a `.pgpass` line and a GitHub Actions `::add-mask::` value. Text that only names them
- * (`Passwort vergessen?`, `verification code sent`, `signature verification failed`,
- * `auth=("oauth2", "bearer")`) has no value in those places and stays.
+ * a `.pgpass` line, a GitHub Actions `::add-mask::` value and a value handed to a command that
+ * stores a secret (`<<< 'X'`, `--value X` after a secret's name, `set "Db:Password" "X"`). Text
+ * that only names them (`Passwort vergessen?`, `verification code sent`, `signature verification
+ * failed`, `auth=("oauth2", "bearer")`) has no value in those places and stays.
  */
 
 const SECRET = PLACEHOLDERS.secret
@@ -81,6 +82,19 @@ const PGPASS_RE =
 /** GitHub Actions' `::add-mask::VALUE`: the value is what the runner must hide. */
 const ADD_MASK_RE = /(::add-mask::)(?![<\s])[^\s"']{1,4096}/g
 
+/** A secret-named argument earlier in the same command (`db-password`, `NPM_TOKEN`, `secret set`). */
+const SECRET_ARG = "(?:passw|passphrase|pwd|secret|token|api[_-]?key|credential)"
+/** A value given after a secret-named argument: `<<< 'X'`, `--value X`, `--body X`, `--secret-string X`. */
+const SECRET_VALUE_FLAG_RE = new RegExp(
+  String.raw`(${SECRET_ARG}[^\r\n|;&]{0,200}?(?:<<<[ \t]*|[ \t]--(?:value|body|secret-string)(?:[ \t]+|=)))(?:${QUOTED}|(?![-<'"])[^\s'"]{1,4096})`,
+  "gi"
+)
+/** `set KEY VALUE` with a secret-named key: `dotnet user-secrets set "Smtp:Password" "X"`. */
+const SET_SECRET_RE = new RegExp(
+  String.raw`(\b(?:set|add|put)[ \t]+(["']?)[\w.:/-]{0,64}${SECRET_ARG}[\w.:/-]{0,64}\2[ \t]+)(?:(["'])([^"'\r\n]{1,4096})\3|(?![-<])([^\s'"]{1,4096}))`,
+  "gi"
+)
+
 /** A literal that reads as a password, not a name (`DB_PASSWORD`) or a word (`bearer`). */
 const isPasswordLiteral = (value: string): boolean =>
   PASSWORD_SHAPED_RE.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z][\w+.-]*:\/\//i.test(value)
@@ -134,7 +148,38 @@ const redactCodeLiterals = (text: string): string => {
  */
 export const redactPhrasePasswords = (text: string, hint: boolean): string => {
   const out = redactCredentialFiles(redactOneTimeCodes(redactForeignKeys(text), hint))
-  return hint ? redactCodeLiterals(redactProse(out)) : out
+  return hint ? redactSecretSettingCommands(redactCodeLiterals(redactProse(out))) : out
+}
+
+/** Values handed to a command that stores a secret (`<<<`, `--value`, `set KEY VALUE`). */
+const redactSecretSettingCommands = (text: string): string => {
+  let out = text
+  if (
+    out.includes("<<<") ||
+    out.includes(" --value") ||
+    out.includes(" --body") ||
+    out.includes("--secret-string")
+  )
+    out = out.replace(SECRET_VALUE_FLAG_RE, `$1${SECRET}`)
+  if (/\b(?:set|add|put)[ \t]/i.test(out)) {
+    out = out.replace(
+      SET_SECRET_RE,
+      (
+        whole,
+        head: string,
+        _kq: string,
+        q: string | undefined,
+        quoted: string | undefined,
+        bare: string | undefined
+      ) =>
+        q !== undefined && quoted !== undefined
+          ? `${head}${q}${SECRET}${q}`
+          : bare !== undefined && isPasswordLiteral(bare)
+            ? `${head}${SECRET}`
+            : whole
+    )
+  }
+  return out
 }
 
 /** `.pgpass` lines and `::add-mask::` values (no key word in either). */

@@ -982,6 +982,64 @@ addRows([
   ]
 ])
 
+// A seventh blind batch (Dec 1, CI/CD and cloud CLIs): found <<< and set KEY VALUE; tuned on since.
+addRows([
+  ["batch:dec1f", '  + master_password = "Tf7Pl4An1Qx" # forces replacement', "Tf7Pl4An1Qx"],
+  [
+    "batch:dec1f",
+    "      - name: DATABASE_URL\\n        value: postgresql://app:Kv5Bx8Zq2Wm@db:5432/app",
+    "Kv5Bx8Zq2Wm"
+  ],
+  ["batch:dec1f", "environment:\\n  - POSTGRES_PASSWORD=Dc6Mp9Os2Ew\\n  - POSTGRES_USER=app", "Dc6Mp9Os2Ew"],
+  [
+    "batch:dec1f",
+    '192.0.2.1 - bob [01/Dec/2026:10:00:01 +0000] "POST /login?pwd=Ng3Nx6Ac9Lg HTTP/1.1" 302',
+    "Ng3Nx6Ac9Lg"
+  ],
+  [
+    "batch:dec1f",
+    "Dec 01 10:00:02 host app[123]: DEBUG connecting with user=app password=Sd4Jr7Nl0Qm",
+    "Sd4Jr7Nl0Qm"
+  ],
+  ["batch:dec1f", "[Pipeline] sh\\n+ curl -u deploy:Jk5Ns8Pw1Ld https://nexus/upload", "Jk5Ns8Pw1Ld"],
+  ["batch:dec1f", "gcloud sql users set-password app --instance=db --password=Gc6Ld9Sq2Pw", "Gc6Ld9Sq2Pw"],
+  ["batch:dec1f", "az sql server create --admin-password 'Az7Sq0Ad3Mn' --admin-user app", "Az7Sq0Ad3Mn"],
+  [
+    "batch:dec1f",
+    "aws rds create-db-instance --master-user-password Ar8Ds1Mp4Wd --master-username app",
+    "Ar8Ds1Mp4Wd"
+  ],
+  [
+    "batch:dec1f",
+    "heroku config:set STRIPE_SECRET=sk_live_Hk9Cf2Gs5St8Rp1Ld4Mn7Qz",
+    "sk_live_Hk9Cf2Gs5St8Rp1Ld4Mn7Qz"
+  ],
+  ["batch:dec1f", 'vercel env add API_KEY production <<< "Vc0En3Ak6Pr"', "Vc0En3Ak6Pr"],
+  ["batch:dec1f", "flyctl secrets set DB_PASSWORD=Fl1Yc4Ts7Ec", "Fl1Yc4Ts7Ec"],
+  [
+    "batch:dec1f",
+    "doctl auth init --access-token dop_v1_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    "dop_v1_0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+  ],
+  [
+    "batch:dec1f",
+    "kubectl create secret docker-registry regcred --docker-password=Kd2Rp5Rg8Cr --docker-username=ci",
+    "Kd2Rp5Rg8Cr"
+  ],
+  [
+    "batch:dec1f",
+    "helm repo add private https://charts.example.com --username ci --password Hr3Pw6Ch9Rt",
+    "Hr3Pw6Ch9Rt"
+  ],
+  ["batch:dec1f", "git push https://ci-bot:Gp4Sh7Bt0Kn@git.example.com/org/repo.git", "Gp4Sh7Bt0Kn"],
+  ["batch:dec1f", "pip install -i https://user:Pi5Px8Ix1Nd@pypi.example.com/simple pkg", "Pi5Px8Ix1Nd"],
+  ["batch:dec1f", "mvn deploy -Drepo.password=Mv6Dp9Lr2Ps", "Mv6Dp9Lr2Ps"],
+  ["batch:dec1f", "gradle publish -PossrhPassword=Gr7Ps0Sh3Pw", "Gr7Ps0Sh3Pw"],
+  ["batch:dec1f", "npm config set //registry.example.com/:_password=TnBtUGFzczEyMw==", "TnBtUGFzczEyMw=="],
+  ["batch:dec1f", "java -jar app.jar --spring.datasource.password=Sj8Dp1Ss4Wd", "Sj8Dp1Ss4Wd"],
+  ["batch:dec1f", 'dotnet user-secrets set "Db:Password" "Dn9Us2Sc5Rt"', "Dn9Us2Sc5Rt"]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1065,6 +1065,30 @@ addKeeps("webhook-ordinary", [
   ["Public-Lines: 2 in the key header", ["Public-Lines: 2 in the key header"]]
 ])
 
+// Written (Dec 1) before values handed to secret-storing commands (<<<, --value, set KEY VALUE, security -w) were read; never tuned on.
+addRows([
+  ["cli:herestring", "netlify env:set DB_PASSWORD <<< 'Nt3Ly6Hs9Qa'", "Nt3Ly6Hs9Qa"],
+  ["cli:set key value", 'dotnet user-secrets set "Smtp:Password" "Us4Er7Sc0Rt"', "Us4Er7Sc0Rt"],
+  ["cli:set key value", "fly secrets set API_TOKEN Ft5Ly8Tk1Nx", "Ft5Ly8Tk1Nx"],
+  [
+    "cli:value flag",
+    "az keyvault secret set --vault-name kv --name db-password --value Kv6Ta9Sc2Rt",
+    "Kv6Ta9Sc2Rt"
+  ],
+  [
+    "cli:value flag",
+    "aws ssm put-parameter --name /prod/db/password --value Ss7Mp0Pa3Rm --type SecureString",
+    "Ss7Mp0Pa3Rm"
+  ],
+  ["cli:body flag", "gh secret set NPM_TOKEN --body Gh8Bd1Yt4Kn", "Gh8Bd1Yt4Kn"],
+  ["cli:security -w", "security add-generic-password -a ci -s deploy -w Mc9Kc2Hn5Pw", "Mc9Kc2Hn5Pw"]
+])
+addKeeps("cli-ordinary", [
+  ["aws ssm put-parameter --name /prod/app/log-level --value debug --type String", ["--value debug"]],
+  ["cat <<< 'hello world'", ["hello world"]],
+  ["git config set user.name Bob", ["user.name Bob"]]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
