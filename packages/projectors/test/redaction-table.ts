@@ -1011,5 +1011,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: 'netlify env:set DB_PASSWORD <<< \'Nt3Ly6Hs9Qa\'; aws ssm put-parameter --name /prod/db/password --value Ss7Mp0Pa3Rm; gh secret set NPM_TOKEN --body Gh8Bd1Yt4Kn; dotnet user-secrets set "Smtp:Password" "Us4Er7Sc0Rt"; security add-generic-password -s x -w Mc9Kc2Hn5Pw; aws ssm put-parameter --name /prod/log-level --value debug; git config set user.name Bob',
     gone: ["Nt3Ly6Hs9Qa", "Ss7Mp0Pa3Rm", "Gh8Bd1Yt4Kn", "Us4Er7Sc0Rt", "Mc9Kc2Hn5Pw"],
     stay: ["--value debug", "user.name Bob", "netlify env:set DB_PASSWORD <<<"]
+  },
+  {
+    source: "dumps",
+    line: 'array(1) { ["password"]=> string(10) "Vd1Mp4Ph7Q" } user[password]=Rp2Ms5Br8X&user[email]=x <add key="ApiToken">Xk3Ey6At9Tq</add> <entry key="timeout">30</entry> items[1]=x',
+    gone: ["Vd1Mp4Ph7Q", "Rp2Ms5Br8X", "Xk3Ey6At9Tq"],
+    stay: ['["password"]=> string(10)', "user[email]=x", '<entry key="timeout">30</entry>', "items[1]=x"]
   }
 ]

@@ -156,12 +156,13 @@ const WHOLE_LINE_KEY_RE = /^(?:set-)?cookie$/i
 const SEGMENT_KEY_RE = /^sharedaccesssignature$/i
 
 /**
- * `key` (optionally quoted, optionally JSON-escaped) then `=` or `:` (and a YAML core tag such as
- * `!!binary` or `!!str`, which says how to read the value that follows); the value is scanned by
- * hand in {@link redactKeyValues}.
+ * `key` (optionally quoted, optionally JSON-escaped, optionally closing a bracket: `user[password]=`,
+ * PHP's `["pass"]=>`) then `=` or `:` (and a YAML core tag such as `!!binary`, or PHP var_dump's
+ * `string(11)`, which say how to read the value that follows); the value is scanned by hand in
+ * {@link redactKeyValues}.
  */
 const KEY_SEP_RE =
-  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?)([ \t]*(?:[=-]>|:{0,2}=|[?+]=|:)[ \t]*(?:!![a-z]{1,16}[ \t]+)?)/g
+  /(?<![\w.-])(?=([A-Za-z_][\w.-]{0,63}))\1(\\?["']?\]?)([ \t]*(?:[=-]>|:{0,2}=|[?+]=|:)[ \t]*(?:!![a-z]{1,16}[ \t]+|string\(\d{1,6}\)[ \t]+)?)/g
 
 const isValueStop = (c: number): boolean =>
   c === 32 ||

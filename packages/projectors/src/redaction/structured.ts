@@ -1,9 +1,9 @@
 /**
  * Secrets whose key and value are not joined by `=` / `:`: name/value object pairs
  * (`{"name":"API_TOKEN","value":"…"}`, `{"Key":…,"Value":…}`, `- name: X` / `value: Y`,
- * `<add key="X" value="Y"/>`), XML elements (`<ApiToken>…</ApiToken>`, CDATA), CSV/TSV
- * neighbour fields (`"password","…"`), `setenv NAME value` and Go DSNs without a scheme
- * (`user:pass@tcp(host:3306)/db`). Each rule is one bounded regex pass behind a pre-check.
+ * `<add key="X" value="Y"/>`), XML elements (`<ApiToken>…</ApiToken>`, `<add key="ApiToken">…`,
+ * CDATA), CSV/TSV neighbour fields (`"password","…"`), `setenv NAME value` and Go DSNs without a
+ * scheme (`user:pass@tcp(host:3306)/db`). Each rule is one bounded regex pass behind a pre-check.
  */
 import { isSensitiveName } from "./names.js"
 import { isRandomMixed, isSecretShaped } from "./entropy.js"
@@ -81,18 +81,24 @@ const PLACEHOLDER_NAMES: ReadonlySet<string> = new Set(
 
 /** `<Name attrs>text` or `<ns:Name>` with an optional CDATA: the element's text. */
 const XML_ELEMENT_RE =
-  /<(?:[\w.-]{1,32}:)?([A-Za-z_][\w.-]{0,63})(?:[ \t][^<>]{0,256})?>(<!\[CDATA\[)?([^<\r\n]{1,4096})/g
+  /<(?:[\w.-]{1,32}:)?([A-Za-z_][\w.-]{0,63})(?:[ \t]([^<>]{0,256}))?>(<!\[CDATA\[)?([^<\r\n]{1,4096})/g
+/** The name an element's `key`/`name` attribute gives its text: `<add key="ApiToken">…</add>`. */
+const NAME_ATTRIBUTE_RE = /(?:^|[ \t])(?:key|name)=["']([^"'<>]{1,128})["']/
 
 const redactXmlElements = (text: string): string => {
   const spans: Array<readonly [number, number]> = []
   XML_ELEMENT_RE.lastIndex = 0
   for (let m = XML_ELEMENT_RE.exec(text); m !== null; m = XML_ELEMENT_RE.exec(text)) {
     if (PLACEHOLDER_NAMES.has(m[1]!)) continue
-    const from = m.index + m[0].length - m[3]!.length
-    let value = m[3]!
-    if (m[2] !== undefined && value.includes("]]>")) value = value.slice(0, value.indexOf("]]>"))
+    const from = m.index + m[0].length - m[4]!.length
+    let value = m[4]!
+    if (m[3] !== undefined && value.includes("]]>")) value = value.slice(0, value.indexOf("]]>"))
     const trimmed = value.trim()
-    if (trimmed !== "" && secretUnder(m[1]!, trimmed)) {
+    const named = m[2] === undefined ? undefined : NAME_ATTRIBUTE_RE.exec(m[2])?.[1]
+    if (
+      trimmed !== "" &&
+      (secretUnder(m[1]!, trimmed) || (named !== undefined && secretUnder(named, trimmed)))
+    ) {
       const lead = value.length - value.trimStart().length
       spans.push([from + lead, from + lead + trimmed.length])
     }

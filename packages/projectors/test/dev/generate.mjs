@@ -1040,6 +1040,44 @@ addRows([
   ["batch:dec1f", 'dotnet user-secrets set "Db:Password" "Dn9Us2Sc5Rt"', "Dn9Us2Sc5Rt"]
 ])
 
+// An eighth blind batch (Dec 1, config dumps of many languages): found PHP var_dump and XML key attributes; tuned on since.
+addRows([
+  [
+    "batch:dec1g",
+    '{"activeProfiles":["prod"],"propertySources":[{"name":"env","properties":{"SPRING_DATASOURCE_PASSWORD":{"value":"Sb1Pr4Ds7Pw"}}}]}',
+    "Sb1Pr4Ds7Pw"
+  ],
+  [
+    "batch:dec1g",
+    "DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql', 'PASSWORD': 'Dj2Ng5Db8Pw', 'HOST': 'db'}}",
+    "Dj2Ng5Db8Pw"
+  ],
+  ["batch:dec1g", "config: { db: { user: 'app', password: 'Nd3Cf6Gd9Bp' }, port: 3000 }", "Nd3Cf6Gd9Bp"],
+  [
+    "batch:dec1g",
+    "Settings(database_url=PostgresDsn('postgresql://app:Py4Dn7Tc0Sx@db/app'), secret_key=SecretStr('**********'))",
+    "Py4Dn7Tc0Sx"
+  ],
+  ["batch:dec1g", '&config.Config{DBPassword:"Go5Cf8Pw1Zx", Port:8080}', "Go5Cf8Pw1Zx"],
+  ["batch:dec1g", 'Config { db_password: "Rs6Tc9Fg2Pw", port: 8080 }', "Rs6Tc9Fg2Pw"],
+  ["batch:dec1g", '#<struct Config db_password="Rb7St0Ct3Pw", port=8080>', "Rb7St0Ct3Pw"],
+  [
+    "batch:dec1g",
+    'array(2) { ["user"]=> string(3) "app" ["pass"]=> string(11) "Ph8Pa1Rr4Ay" }',
+    "Ph8Pa1Rr4Ay"
+  ],
+  ["batch:dec1g", "{'user': 'app', 'passwd': 'Py9Dc2Tp5Wd'}", "Py9Dc2Tp5Wd"],
+  ["batch:dec1g", "map[password:Gm0Ap3Pw6Rd user:app]", "Gm0Ap3Pw6Rd"],
+  ["batch:dec1g", 'password -> "Sc1Al4Ma7Pw"', "Sc1Al4Ma7Pw"],
+  ["batch:dec1g", ':password => "Rb2Hs5Hr8Ck"', "Rb2Hs5Hr8Ck"],
+  ["batch:dec1g", '%{password: "Ex4Ma7Pp0Wd"}', "Ex4Ma7Pp0Wd"],
+  ["batch:dec1g", "Password = Ps5Hl8Cf1Gx  # from vault", "Ps5Hl8Cf1Gx"],
+  ["batch:dec1g", '<entry key="password">Jv6Pr9Op2Xm</entry>', "Jv6Pr9Op2Xm"],
+  ["batch:dec1g", '<Parameter name="password" value="Tc7Mc0At3Pw"/>', "Tc7Mc0At3Pw"],
+  ["batch:dec1g", "password\tTb9Sv2Pw5Qx", "Tb9Sv2Pw5Qx"],
+  ["batch:dec1g", "password,Cs0Vp3Wd6Rx,app", "Cs0Vp3Wd6Rx"]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1089,6 +1089,22 @@ addKeeps("cli-ordinary", [
   ["git config set user.name Bob", ["user.name Bob"]]
 ])
 
+// Written (Dec 1) before bracketed keys, PHP var_dump values and XML key attributes were read; never tuned on.
+addRows([
+  ["php:var_dump", 'array(1) { ["password"]=> string(10) "Vd1Mp4Ph7Q" }', "Vd1Mp4Ph7Q"],
+  [
+    "form:brackets",
+    'Parameters: {"user"=>{"email"=>"a@b.c"}} user[password]=Rp2Ms5Br8X&user[email]=a',
+    "Rp2Ms5Br8X"
+  ],
+  ["xml:key attribute", '<add key="ApiToken">Xk3Ey6At9Tq</add>', "Xk3Ey6At9Tq"],
+  ["xml:key attribute", '<property name="db.password">Xp4Rn7Pw0Db</property>', "Xp4Rn7Pw0Db"]
+])
+addKeeps("dump-ordinary", [
+  ['<entry key="timeout">30</entry>', ['<entry key="timeout">30</entry>']],
+  ["items[password_policy]=strict", ["strict"]]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
