@@ -1017,5 +1017,17 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: 'array(1) { ["password"]=> string(10) "Vd1Mp4Ph7Q" } user[password]=Rp2Ms5Br8X&user[email]=x <add key="ApiToken">Xk3Ey6At9Tq</add> <entry key="timeout">30</entry> items[1]=x',
     gone: ["Vd1Mp4Ph7Q", "Rp2Ms5Br8X", "Xk3Ey6At9Tq"],
     stay: ['["password"]=> string(10)', "user[email]=x", '<entry key="timeout">30</entry>', "items[1]=x"]
+  },
+  {
+    source: "protocols",
+    line: "ACL SETUSER alice on >Ac3Ls6Tu9Pw #abcd ~cached:* +get\nUSER deploy\nPASS Fp4Ss7Wd0Tx\na001 LOGIN bob Im8Ap1Lg4In\nC: AUTH LOGIN\nS: 334 UGFzc3dvcmQ6\nC: U210cFBhc3MxMjM=\naddauth digest super:Zk9Dg2St5Sp\nsnmp-server community Sc6Om9Mu2Ny RO\nPASS rate 98% in CI",
+    gone: ["Ac3Ls6Tu9Pw", "Fp4Ss7Wd0Tx", "Im8Ap1Lg4In", "U210cFBhc3MxMjM=", "Zk9Dg2St5Sp", "Sc6Om9Mu2Ny"],
+    stay: ["ACL SETUSER alice on >", "#abcd", "C: AUTH LOGIN", "snmp-server community", "PASS rate 98% in CI"]
+  },
+  {
+    source: "cli",
+    line: 'snmpget -v 2c -c Sg2Cm5Mn8Ty router1 sysUpTime.0; ipmitool -H bmc -U root -P Ip6Mt9Pw2Rt chassis status; wpa_passphrase home Wp3Aps6Ph9Rs; psk="Wf4Ip7Sk0Ey"',
+    gone: ["Sg2Cm5Mn8Ty", "Ip6Mt9Pw2Rt", "Wp3Aps6Ph9Rs", "Wf4Ip7Sk0Ey"],
+    stay: ["sysUpTime.0", "chassis status", "wpa_passphrase home"]
   }
 ]

@@ -154,6 +154,13 @@ describe("redactText: realistic log lines", () => {
       "secret --value ".repeat(69905),
       'set "password" '.repeat(69905),
       `token ${"x".repeat(1 << 20)}`,
+      // protocols.ts
+      `ACL SETUSER a ${">abcdefgh ".repeat(104857)}`,
+      "PASS ".repeat(209715),
+      "a LOGIN b ".repeat(104857),
+      "334 UGFzc3dvcmQ6\n".repeat(61680),
+      "addauth digest a:".repeat(61680),
+      "rocommunity ".repeat(87381),
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

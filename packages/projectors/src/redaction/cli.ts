@@ -98,6 +98,25 @@ const RULES: ReadonlyArray<CliRule> = [
   { tools: ["zip", "zipcloak", "unzip", "funzip"], values: [spacedOption("-P")] },
   // `openssl enc -k X` (a passphrase; `-pass pass:X` is the key-value rules'). `s_client -k` has none.
   { tools: ["openssl"], values: [spacedOption("-k")] },
+  // SNMP v1/v2c community (`-c`), v3 auth and privacy passphrases (`-A`, `-X`).
+  {
+    tools: [
+      "snmpwalk",
+      "snmpbulkwalk",
+      "snmpget",
+      "snmpbulkget",
+      "snmpgetnext",
+      "snmpset",
+      "snmptable",
+      "snmptrap",
+      "snmpdelta",
+      "snmpstatus"
+    ],
+    values: [spacedOption("-c|-A|-X")]
+  },
+  { tools: ["ipmitool"], values: [option("-P")] },
+  // `wpa_passphrase SSID X`: the second argument.
+  { tools: ["wpa_passphrase"], values: [new RegExp(`^(\\S+[ \\t]+(?:"[^"]*"|\\S+)[ \\t]+)${VALUE}`)] },
   // macOS keychain: `security add-generic-password ... -w X`.
   { tools: ["security"], within: /[ \t]add-(?:generic|internet)-password\b/, values: [spacedOption("-w")] },
   { tools: ["7z", "7za", "7zr"], values: [attachedOption("-p")] },

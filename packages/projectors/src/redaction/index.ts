@@ -4,6 +4,7 @@ import { redactCardNumbers } from "./cards.js"
 import { redactCliPasswords } from "./cli.js"
 import { isSensitiveName } from "./names.js"
 import { redactPhrasePasswords } from "./phrases.js"
+import { redactProtocolPasswords } from "./protocols.js"
 import {
   hasKeyHint,
   redactAuthAndEntropy,
@@ -54,10 +55,14 @@ const viewRules = (text: string): string => {
  * Passwords that commands carry by position or syntax (`sshpass -p X`, `IDENTIFIED BY 'X'`,
  * `AUTH X`), before the key-value rules read `SET PASSWORD = PASSWORD('X')` as `key=value`; and
  * those written in words or code (phrases.ts: keys in other languages, quoted passphrases, one-time
- * codes, fallback literals, auth pairs, `.pgpass`, `::add-mask::`).
+ * codes, fallback literals, auth pairs, `.pgpass`, `::add-mask::`) and protocol transcripts
+ * (protocols.ts: Redis ACL, FTP, IMAP, SMTP, ZooKeeper, SNMP).
  */
 const redactCommands = (text: string, hint: boolean): string =>
-  redactPhrasePasswords(redactStatementPasswords(redactCliPasswords(text), hint), hint)
+  redactPhrasePasswords(
+    redactProtocolPasswords(redactStatementPasswords(redactCliPasswords(text), hint)),
+    hint
+  )
 
 /** The secret rules on one (possibly decoded) view of the text. */
 const secretRules = (text: string): string => secretRulesAfterKeys(redactPrivateKeys(text))

@@ -34,12 +34,16 @@ const SQL_RES: ReadonlyArray<RegExp> = [
 /** Only text that may hold one of the above (a bare `password=x` does not). */
 const SQL_HINT_RE = /IDENTIFIED|PASSWORD[ \t]*\(|SET[ \t]+PASSWORD|[ \t]PASSWORD[ \t]*=?[ \t]*['"]/i
 
+/** SASL mechanism names: `AUTH LOGIN`, `AUTH PLAIN` (SMTP, IMAP) name no password. */
+const SASL_MECHANISMS =
+  "LOGIN|PLAIN|CRAM-MD5|DIGEST-MD5|XOAUTH2|OAUTHBEARER|GSSAPI|NTLM|EXTERNAL|ANONYMOUS|SCRAM-SHA-1|SCRAM-SHA-256"
+
 /**
  * `AUTH X` or `AUTH user X` as the whole command (a line's or after a prompt's `>`), upper case;
- * not a status (`AUTH failed`, `AUTH OK`).
+ * not a status (`AUTH failed`, `AUTH OK`) or a SASL mechanism (`AUTH LOGIN`).
  */
 const AUTH_COMMAND_RE = new RegExp(
-  `((?:^|>)[ \\t]*AUTH[ \\t]+(?:\\S+[ \\t]+)?)(?!(?:OK|ok|failed|error|required|succeeded|success)\\b)${VALUE}(?=[ \\t]*$)`,
+  `((?:^|>)[ \\t]*AUTH[ \\t]+(?:\\S+[ \\t]+)?)(?!(?:OK|ok|failed|error|required|succeeded|success|${SASL_MECHANISMS})(?![\\w-]))${VALUE}(?=[ \\t]*$)`,
   "gm"
 )
 /**

@@ -1078,6 +1078,39 @@ addRows([
   ["batch:dec1g", "password,Cs0Vp3Wd6Rx,app", "Cs0Vp3Wd6Rx"]
 ])
 
+// A ninth blind batch (Dec 1, protocols and network devices): 12/18 leaked; tuned on since.
+addRows([
+  [
+    "batch:dec1h",
+    "CHANGE MASTER TO MASTER_HOST='db1', MASTER_USER='repl', MASTER_PASSWORD='Cm1Ms4Tr7Pw'",
+    "Cm1Ms4Tr7Pw"
+  ],
+  ["batch:dec1h", "primary_conninfo = 'host=db1 port=5432 user=repl password=Pc2Nf5In8Fo'", "Pc2Nf5In8Fo"],
+  ["batch:dec1h", "ACL SETUSER alice on >Ac3Ls6Tu9Pw ~cached:* +get", "Ac3Ls6Tu9Pw"],
+  ["batch:dec1h", 'db.createUser({user: "app", pwd: "Mg4Cu7Sr0Pw", roles: ["readWrite"]})', "Mg4Cu7Sr0Pw"],
+  ["batch:dec1h", "snmpwalk -v2c -c Sn5Mp8Cm1Ty 10.0.0.1", "Sn5Mp8Cm1Ty"],
+  ["batch:dec1h", "snmp-server community Sc6Om9Mu2Ny RO", "Sc6Om9Mu2Ny"],
+  ["batch:dec1h", "> PASS Ft7Pa0Ss3Wd\\n< 230 Login successful", "Ft7Pa0Ss3Wd"],
+  ["batch:dec1h", "a001 LOGIN bob Im8Ap1Lg4In", "Im8Ap1Lg4In"],
+  [
+    "batch:dec1h",
+    "AUTH LOGIN\\n334 VXNlcm5hbWU6\\nYm9i\\n334 UGFzc3dvcmQ6\\nU210cFBhc3MxMjM=",
+    "U210cFBhc3MxMjM="
+  ],
+  [
+    "batch:dec1h",
+    'Authorization: Digest username="bob", realm="sip", nonce="abc", uri="sip:x", response="0123456789abcdef0123456789abcdef"',
+    "0123456789abcdef0123456789abcdef"
+  ],
+  ["batch:dec1h", "addauth digest super:Zk9Dg2St5Sp", "Zk9Dg2St5Sp"],
+  ["batch:dec1h", 'bin/elasticsearch-keystore add bootstrap.password <<< "Ek0Bs3Tp6Pw"', "Ek0Bs3Tp6Pw"],
+  ["batch:dec1h", "ldapmodify -D cn=admin -y /tmp/pw; userPassword: Lu1Sp4Wd7Qx", "Lu1Sp4Wd7Qx"],
+  ["batch:dec1h", "ipmitool -I lanplus -H bmc1 -U admin -P Ip2Mi5Tl8Pw power status", "Ip2Mi5Tl8Pw"],
+  ["batch:dec1h", "wpa_passphrase home Wp3Aps6Ph9Rs", "Wp3Aps6Ph9Rs"],
+  ["batch:dec1h", 'psk="Wf4Ip7Sk0Ey"', "Wf4Ip7Sk0Ey"],
+  ["batch:dec1h", "pre-shared-key: Vp5Ns8Ke1Yx", "Vp5Ns8Ke1Yx"]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1105,6 +1105,23 @@ addKeeps("dump-ordinary", [
   ["items[password_policy]=strict", ["strict"]]
 ])
 
+// Written (Dec 1) before protocol transcripts and network configs (Redis ACL, SNMP, FTP, SMTP, ZooKeeper, IPMI, PSK) were read; never tuned on.
+addRows([
+  ["redis:acl", "ACL SETUSER bob on >Rb1Ac4Lp7Wd allkeys +@read", "Rb1Ac4Lp7Wd"],
+  ["snmp", "snmpget -v 2c -c Sg2Cm5Mn8Ty router1 sysUpTime.0", "Sg2Cm5Mn8Ty"],
+  ["snmp", "rocommunity Rc3Om6Mn9Ty 10.0.0.0/8", "Rc3Om6Mn9Ty"],
+  ["ftp", "USER deploy\nPASS Fp4Ss7Wd0Tx\n230 User logged in", "Fp4Ss7Wd0Tx"],
+  ["smtp", "C: AUTH PLAIN AGJvYgBTbXRwUGw0aW4h\nS: 235 Authentication successful", "AGJvYgBTbXRwUGw0aW4h"],
+  ["zookeeper", "addauth digest admin:Zk5Ad8Mn1Pw", "Zk5Ad8Mn1Pw"],
+  ["ipmi", "ipmitool -H 10.1.1.5 -U root -P Ip6Mt9Pw2Rt chassis status", "Ip6Mt9Pw2Rt"],
+  ["psk", "wireless: psk: Ps7Kw0Ir3Ls ssid: office", "Ps7Kw0Ir3Ls"]
+])
+addKeeps("protocol-ordinary", [
+  ["S: 334 VXNlcm5hbWU6 / C: AUTH LOGIN", ["AUTH LOGIN"]],
+  ["snmpwalk -v2c -c public-read-only denied", ["snmpwalk -v2c -c"]],
+  ["PASS rate 98% in CI", ["PASS rate 98% in CI"]]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
