@@ -1029,5 +1029,23 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: 'snmpget -v 2c -c Sg2Cm5Mn8Ty router1 sysUpTime.0; ipmitool -H bmc -U root -P Ip6Mt9Pw2Rt chassis status; wpa_passphrase home Wp3Aps6Ph9Rs; psk="Wf4Ip7Sk0Ey"',
     gone: ["Sg2Cm5Mn8Ty", "Ip6Mt9Pw2Rt", "Wp3Aps6Ph9Rs", "Wf4Ip7Sk0Ey"],
     stay: ["sysUpTime.0", "chassis status", "wpa_passphrase home"]
+  },
+  {
+    source: "windows",
+    line: "$pw = ConvertTo-SecureString -String 'Pw2Sh5Cv8Ss' -AsPlainText -Force; net use Z: \\\\nas\\backup /user:CORP\\svc Nt3Us6Ep9Ws /persistent:no; PsExec.exe \\\\srv -u admin -p Ps4Xe7Cp0Ad ipconfig; ConvertTo-SecureString $enc -Key $k",
+    gone: ["Pw2Sh5Cv8Ss", "Nt3Us6Ep9Ws", "Ps4Xe7Cp0Ad"],
+    stay: ["-AsPlainText -Force", "/persistent:no", "ipconfig", "ConvertTo-SecureString $enc -Key $k"]
+  },
+  {
+    source: "cli",
+    line: "cqlsh cass1 9042 -u app -p Cl5Qs8Hp1Aw; mosquitto_sub -h mqtt -u s -P Ms6Qs9Ub2Pw -t x; db2 CONNECT TO PROD USER app USING Db7Cn0Us3Ng; db2 describe table x using index; mc alias set b https://s3 AKIAEXAMPLE Mc8Al1As4Sx; SecretID: 5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d AccessorID: 0c1d2e3f-4a5b-6c7d-8e9f-a0b1c2d3e4f5",
+    gone: [
+      "Cl5Qs8Hp1Aw",
+      "Ms6Qs9Ub2Pw",
+      "Db7Cn0Us3Ng",
+      "Mc8Al1As4Sx",
+      "5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d"
+    ],
+    stay: ["describe table x using index", "AccessorID: 0c1d2e3f-4a5b-6c7d-8e9f-a0b1c2d3e4f5"]
   }
 ]

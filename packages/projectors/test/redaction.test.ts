@@ -161,6 +161,9 @@ describe("redactText: realistic log lines", () => {
       "334 UGFzc3dvcmQ6\n".repeat(61680),
       "addauth digest a:".repeat(61680),
       "rocommunity ".repeat(87381),
+      "mc alias set a b c ".repeat(55188),
+      "ConvertTo-SecureString -AsPlainText ".repeat(29127),
+      "SecretID: ".repeat(104857),
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

@@ -67,7 +67,14 @@ const RULES: ReadonlyArray<CliRule> = [
   },
   { tools: ["useradd", "usermod"], values: [spacedOption("-p")] },
   // `net user NAME X [/add]`: not an option (`/add`) or `*` (a prompt).
-  { tools: ["net"], values: [new RegExp(`((?<=[ \\t])user[ \\t]+\\S+[ \\t]+)(?![/*])${VALUE}`, "gi")] },
+  {
+    tools: ["net"],
+    values: [
+      new RegExp(`((?<=[ \\t])user[ \\t]+\\S+[ \\t]+)(?![/*])${VALUE}`, "gi"),
+      // `net use Z: \\\\host\\share /user:DOMAIN\\user X`
+      new RegExp(`((?<=[ \\t])/user:\\S+[ \\t]+)(?![/*])${VALUE}`, "gi")
+    ]
+  },
   {
     tools: [
       "mongo",
@@ -115,6 +122,28 @@ const RULES: ReadonlyArray<CliRule> = [
     values: [spacedOption("-c|-A|-X")]
   },
   { tools: ["ipmitool"], values: [option("-P")] },
+  { tools: ["psexec", "PsExec", "psexec64", "PsExec64"], values: [spacedOption("-p")] },
+  { tools: ["cqlsh", "cypher-shell"], values: [spacedOption("-p")] },
+  { tools: ["mosquitto_pub", "mosquitto_sub", "mosquitto_rr"], values: [spacedOption("-P")] },
+  // `db2 connect to DB user U using X`
+  { tools: ["db2"], values: [new RegExp(`((?<=[ \\t])user[ \\t]+\\S+[ \\t]+using[ \\t]+)${VALUE}`, "gi")] },
+  // MinIO client: `mc alias set NAME URL ACCESS_KEY X` (older: `mc config host add ...`).
+  {
+    tools: ["mc"],
+    values: [
+      new RegExp(
+        `((?<=[ \\t])(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)(?:[ \\t]+\\S+){3}[ \\t]+)${VALUE}`,
+        "g"
+      )
+    ]
+  },
+  { tools: ["rclone"], values: [new RegExp(`((?<=[ \\t])obscure[ \\t]+)${VALUE}`, "g")] },
+  // PowerShell: `ConvertTo-SecureString [-String] "X" -AsPlainText`.
+  {
+    tools: ["ConvertTo-SecureString"],
+    within: /-AsPlainText/i,
+    values: [new RegExp(`^(\\S+[ \\t]+(?:-String[ \\t]+)?)${VALUE}`, "i")]
+  },
   // `wpa_passphrase SSID X`: the second argument.
   { tools: ["wpa_passphrase"], values: [new RegExp(`^(\\S+[ \\t]+(?:"[^"]*"|\\S+)[ \\t]+)${VALUE}`)] },
   // macOS keychain: `security add-generic-password ... -w X`.
@@ -175,7 +204,7 @@ const alternation = (names: ReadonlyArray<string>): string => {
     node.end = true
   }
   const emit = (node: TrieNode): string => {
-    // Tool names are `[a-z0-9-]`: no character to escape.
+    // Tool names are `[A-Za-z0-9_-]`: no character to escape.
     const parts = [...node.next].map(([ch, child]) => ch + emit(child))
     if (parts.length === 0) return ""
     if (parts.length === 1 && !node.end) return parts[0]!

@@ -79,6 +79,9 @@ const AUTH_PAIR_RE =
 /** A `.pgpass` line: `host:port:database:user:password` (`*` wildcards), the password last. */
 const PGPASS_RE =
   /(?<![^\s"'])((?:[^:\s"']{1,253}|\*):(?:\d{1,5}|\*):(?:[^:\s]{1,63}|\*):[^:\s]{0,62}[A-Za-z_][^:\s]{0,62}:)(?![<])[^\s:]{1,256}(?=[\s"']|$)/gm
+/** Consul/Nomad ACL tokens as their CLIs print them: `SecretID: <uuid>`, `Secret ID = <uuid>`. */
+const SECRET_ID_RE =
+  /(\bSecret[ _-]?ID[ \t]*[:=][ \t]*)[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/gi
 /** GitHub Actions' `::add-mask::VALUE`: the value is what the runner must hide. */
 const ADD_MASK_RE = /(::add-mask::)(?![<\s])[^\s"']{1,4096}/g
 
@@ -187,5 +190,6 @@ const redactCredentialFiles = (text: string): string => {
   let out = text
   if (out.includes("::add-mask::")) out = out.replace(ADD_MASK_RE, `$1${SECRET}`)
   if (/:(?:\d{1,5}|\*):/.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
+  if (/secret[ _-]?id/i.test(out)) out = out.replace(SECRET_ID_RE, `$1${SECRET}`)
   return out
 }

@@ -1111,6 +1111,48 @@ addRows([
   ["batch:dec1h", "pre-shared-key: Vp5Ns8Ke1Yx", "Vp5Ns8Ke1Yx"]
 ])
 
+// A tenth blind batch (Dec 1, Windows and database/queue shells): 12/22 leaked; tuned on since.
+addRows([
+  ["batch:dec1i", '$secpw = ConvertTo-SecureString "Ps1Wn4Sc7Rt" -AsPlainText -Force', "Ps1Wn4Sc7Rt"],
+  [
+    "batch:dec1i",
+    "New-LocalUser -Name svc -Password (ConvertTo-SecureString 'Lu2Sr5Pw8Xq' -AsPlainText -Force)",
+    "Lu2Sr5Pw8Xq"
+  ],
+  [
+    "batch:dec1i",
+    '$cred = New-Object PSCredential("CORP\\svc", (ConvertTo-SecureString "Cr3Ed6Ps9Wd" -AsPlainText -Force))',
+    "Cr3Ed6Ps9Wd"
+  ],
+  ["batch:dec1i", 'runas /user:CORP\\admin /savecred "cmd"; password: Ra4Ns7Pw0Zx', "Ra4Ns7Pw0Zx"],
+  ["batch:dec1i", "net use \\\\fs01\\share /user:CORP\\bob Nu5Se8Pw1Qt", "Nu5Se8Pw1Qt"],
+  ["batch:dec1i", "psexec \\\\host -u admin -p Pe6Xc9Pw2Ls cmd", "Pe6Xc9Pw2Ls"],
+  ["batch:dec1i", "cmdkey /add:server /user:bob /pass:Ck7Ey0Pw3Md", "Ck7Ey0Pw3Md"],
+  ["batch:dec1i", 'Invoke-Sqlcmd -ServerInstance db -Username sa -Password "Iv8Sq1Pw4Lc"', "Iv8Sq1Pw4Lc"],
+  ["batch:dec1i", "cqlsh -u cassandra -p Cq9Ls2Pw5Hx db1", "Cq9Ls2Pw5Hx"],
+  ["batch:dec1i", "cypher-shell -u neo4j -p Ne0Oj3Pw6Cy", "Ne0Oj3Pw6Cy"],
+  ["batch:dec1i", "clickhouse-client --user default --password Ch1Ck4Pw7Hs", "Ch1Ck4Pw7Hs"],
+  ["batch:dec1i", "snowsql -a acct -u bob --password Sn2Ow5Pw8Sq", "Sn2Ow5Pw8Sq"],
+  [
+    "batch:dec1i",
+    "jdbc:snowflake://acct.snowflakecomputing.com/?user=bob&password=Sf3Lk6Pw9Jd",
+    "Sf3Lk6Pw9Jd"
+  ],
+  ["batch:dec1i", "sqlplus -s scott/Or4Ac7Le0Pw@//db:1521/ORCL", "Or4Ac7Le0Pw"],
+  ["batch:dec1i", "db2 connect to SAMPLE user db2inst1 using Db5Tw8Pw1Us", "Db5Tw8Pw1Us"],
+  ["batch:dec1i", "mosquitto_pub -h broker -u iot -P Mq6Tt9Pw2Pb -t x -m y", "Mq6Tt9Pw2Pb"],
+  ["batch:dec1i", "influx -username admin -password In7Fx0Pw3Lx", "In7Fx0Pw3Lx"],
+  ["batch:dec1i", "mc alias set minio http://minio:9000 minioadmin Mn8Io1Sc4Rt", "Mn8Io1Sc4Rt"],
+  ["batch:dec1i", "rclone obscure Rc9Ln2Ob5Sc", "Rc9Ln2Ob5Sc"],
+  ["batch:dec1i", "vault write auth/userpass/users/bob password=Vw0Rt3Up6Pw", "Vw0Rt3Up6Pw"],
+  ["batch:dec1i", "consul acl token create -secret=Cs1Ac4Tk7Ns", "Cs1Ac4Tk7Ns"],
+  [
+    "batch:dec1i",
+    "nomad acl bootstrap; Secret ID = 4f2c8a1e-9b3d-4e6f-a7c0-1d2e3f4a5b6c",
+    "4f2c8a1e-9b3d-4e6f-a7c0-1d2e3f4a5b6c"
+  ]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1122,6 +1122,23 @@ addKeeps("protocol-ordinary", [
   ["PASS rate 98% in CI", ["PASS rate 98% in CI"]]
 ])
 
+// Written (Dec 1) before Windows/PowerShell, database shells, MQTT, MinIO and Consul tokens were read; never tuned on.
+addRows([
+  ["powershell", "$pw = ConvertTo-SecureString -String 'Pw2Sh5Cv8Ss' -AsPlainText -Force", "Pw2Sh5Cv8Ss"],
+  ["net use", "net use Z: \\\\nas\\backup /user:CORP\\svc Nt3Us6Ep9Ws /persistent:no", "Nt3Us6Ep9Ws"],
+  ["psexec", "PsExec.exe \\\\srv -u CORP\\admin -p Ps4Xe7Cp0Ad ipconfig", "Ps4Xe7Cp0Ad"],
+  ["cqlsh", "cqlsh cass1 9042 -u app -p Cl5Qs8Hp1Aw", "Cl5Qs8Hp1Aw"],
+  ["mosquitto", "mosquitto_sub -h mqtt -u sensor -P Ms6Qs9Ub2Pw -t 'home/#'", "Ms6Qs9Ub2Pw"],
+  ["db2", "db2 CONNECT TO PROD USER app USING Db7Cn0Us3Ng", "Db7Cn0Us3Ng"],
+  ["minio mc", "mc alias set backup https://s3.example.com AKIAEXAMPLE Mc8Al1As4Sx", "Mc8Al1As4Sx"],
+  ["consul", "SecretID:         5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d", "5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d"]
+])
+addKeeps("windows-cli-ordinary", [
+  ["AccessorID:       0c1d2e3f-4a5b-6c7d-8e9f-a0b1c2d3e4f5", ["AccessorID:"]],
+  ["cqlsh -e 'DESCRIBE KEYSPACES' -p 9042 host", ["DESCRIBE KEYSPACES"]],
+  ["net use", ["net use"]]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
