@@ -1047,5 +1047,11 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
       "5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d"
     ],
     stay: ["describe table x using index", "AccessorID: 0c1d2e3f-4a5b-6c7d-8e9f-a0b1c2d3e4f5"]
+  },
+  {
+    source: "cli",
+    line: "rabbitmqadmin -H mq -u admin -p Rm2Qa5Dm8Pw list queues; vsql -U dbadmin -w Vs5Ql8Wp1Dx; xfreerdp /v:w /u:admin /p:Xf6Re9Rd2Pw; lftp -u deploy,Lf7Tp0Pw3Cm sftp://f; ssh-keygen -p -f k -P Ol1dPw2 -N Ne3wPw4\nssh -p 2222 -l admin b; docker run -u 1000 -p 8080:80 nginx; psql -U app -p 5432 -h db; mysql -u root -p -h db shop; nc -u -p 5000 host",
+    gone: ["Rm2Qa5Dm8Pw", "Vs5Ql8Wp1Dx", "Xf6Re9Rd2Pw", "Lf7Tp0Pw3Cm", "Ol1dPw2", "Ne3wPw4"],
+    stay: ["ssh -p 2222", "-p 8080:80", "-p 5432", "mysql -u root -p -h db", "nc -u -p 5000"]
   }
 ]

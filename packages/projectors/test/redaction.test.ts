@@ -164,6 +164,8 @@ describe("redactText: realistic log lines", () => {
       "mc alias set a b c ".repeat(55188),
       "ConvertTo-SecureString -AsPlainText ".repeat(29127),
       "SecretID: ".repeat(104857),
+      `x -u a ${"-p bbbbbbbb ".repeat(87381)}`,
+      " -u a -p".repeat(116508),
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

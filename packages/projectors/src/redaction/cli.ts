@@ -138,6 +138,10 @@ const RULES: ReadonlyArray<CliRule> = [
     ]
   },
   { tools: ["rclone"], values: [new RegExp(`((?<=[ \\t])obscure[ \\t]+)${VALUE}`, "g")] },
+  // `lftp -u user,X host`
+  { tools: ["lftp"], values: [new RegExp(`((?<=[ \\t])-u[ \\t]+[^\\s,]{1,128},)${VALUE}`, "g")] },
+  // `ssh-keygen -p -P old -N new`: both passphrases.
+  { tools: ["ssh-keygen"], values: [spacedOption("-P|-N")] },
   // PowerShell: `ConvertTo-SecureString [-String] "X" -AsPlainText`.
   {
     tools: ["ConvertTo-SecureString"],
@@ -255,6 +259,41 @@ const redactHtpasswd = (command: string): string => {
 }
 
 /**
+ * Any other tool: a user option (`-u NAME`, `-U NAME`, `--user NAME`, `/u:NAME`) and, in the same
+ * command, `-p X`, `-P X`, `-w X` or `/p:X`: `tool -u admin -p X` names its password so. A number
+ * or port (`ssh -p 2222`, `docker run -u 1000 -p 8080:80`), another option (`mysql -u root -p -h
+ * db`) or a prompt (`sudo -p "Password:"`) after it is not one.
+ */
+const USER_OPTION_RE = /(?:^|[ \t])(?:-u|-U|--user(?:name)?)(?:[ \t]+|=)(?![-<])\S|(?:^|[ \t])\/u(?:ser)?:\S/
+const PASSWORD_OPTION_RE = new RegExp(
+  `((?<=[ \\t])(?:-[pPw][ \\t]+|/p(?:ass(?:word)?)?:))(?![-<])(?![0-9]+(?:[:,.][0-9]+)*(?:[ \\t]|$))${VALUE}`,
+  "g"
+)
+const PROMPT_RE = /[:%][ \t]*['"]?$/
+const PAIR_HINT_RE = /[ \t](?:-[uU][ \t=]|--user|\/u(?:ser)?:)/
+
+const redactUserPasswordPairs = (text: string): string => {
+  if (!PAIR_HINT_RE.test(text)) return text
+  let out = ""
+  let last = 0
+  COMMAND_END_RE.lastIndex = 0
+  for (let m = COMMAND_END_RE.exec(text); ; m = COMMAND_END_RE.exec(text)) {
+    const end = m === null ? text.length : m.index
+    const command = text.slice(last, end)
+    out +=
+      USER_OPTION_RE.test(command) && /[ \t](?:-[pPw][ \t]|\/p)/.test(command)
+        ? command.replace(PASSWORD_OPTION_RE, (whole, kept: string) =>
+            PROMPT_RE.test(whole) ? whole : `${kept}${SECRET}`
+          )
+        : command
+    if (m === null) break
+    out += m[0]
+    last = end + m[0].length
+  }
+  return out
+}
+
+/**
  * Every command-line password of the table above in `text`; other text is left as it is. A
  * tool's command runs from its name to the command's end or the next tool's name, whichever
  * comes first (`cf mysql -pX`: mysql's `-p` is read as mysql's); one pass over the text.
@@ -284,5 +323,5 @@ export const redactCliPasswords = (text: string): string => {
   }
   if (out.includes("stdin") || out.includes("chpasswd"))
     out = out.replace(STDIN_RE, (_whole, kept: string) => `${kept}${SECRET}`)
-  return out
+  return redactUserPasswordPairs(out)
 }

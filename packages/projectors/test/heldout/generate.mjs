@@ -1139,6 +1139,24 @@ addKeeps("windows-cli-ordinary", [
   ["net use", ["net use"]]
 ])
 
+// Written (Dec 1) before the generic user-and-password option rule (tools outside the table); never tuned on.
+addRows([
+  ["generic -u -p", 'hdbsql -n hana:30015 -u SYSTEM -p Hd1Bs4Ql7Pw "select 1 from dummy"', "Hd1Bs4Ql7Pw"],
+  ["generic -u -p", "rabbitmqadmin -H mq -u admin -p Rm2Qa5Dm8Pw list queues", "Rm2Qa5Dm8Pw"],
+  ["generic -u -p", "smbmap -H 10.0.0.9 -u svc -p Sm3Bm6Ap9Pw", "Sm3Bm6Ap9Pw"],
+  ["generic -u -p", "rdesktop -u administrator -p Rd4Sk7Tp0Pw win01", "Rd4Sk7Tp0Pw"],
+  ["generic -U -w", "vsql -h vert -U dbadmin -w Vs5Ql8Wp1Dx -c 'select 1'", "Vs5Ql8Wp1Dx"],
+  ["windows /u /p", "xfreerdp /v:win01 /u:admin /p:Xf6Re9Rd2Pw /cert:ignore", "Xf6Re9Rd2Pw"],
+  ["lftp -u user,pass", "lftp -u deploy,Lf7Tp0Pw3Cm sftp://files", "Lf7Tp0Pw3Cm"]
+])
+addKeeps("cli-pair-ordinary", [
+  ["ssh -p 2222 -l admin bastion", ["-p 2222"]],
+  ["docker run -u 1000 -p 8080:80 nginx", ["-p 8080:80"]],
+  ["psql -U app -p 5432 -h db", ["-p 5432"]],
+  ["mysql -u root -p -h db shop", ["-p -h db"]],
+  ["ps -u www -p 1234,5678 -o pid,cmd", ["-p 1234,5678"]]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
