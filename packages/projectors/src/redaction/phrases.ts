@@ -189,7 +189,9 @@ const redactSecretSettingCommands = (text: string): string => {
 const redactCredentialFiles = (text: string): string => {
   let out = text
   if (out.includes("::add-mask::")) out = out.replace(ADD_MASK_RE, `$1${SECRET}`)
-  if (/:(?:\d{1,5}|\*):/.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
+  // Four fields then a fifth (a clock time `10:00:00` stops at the third).
+  if (/:(?:\d{1,5}|\*):[^:\s]{1,63}:[^:\s]{1,63}:[^\s:]/.test(out))
+    out = out.replace(PGPASS_RE, `$1${SECRET}`)
   if (/secret[ _-]?id/i.test(out)) out = out.replace(SECRET_ID_RE, `$1${SECRET}`)
   return out
 }

@@ -43,6 +43,7 @@ export const redactProtocolPasswords = (text: string): string => {
   if (out.includes("LOGIN")) out = out.replace(IMAP_LOGIN_RE, keep)
   if (out.includes("UGFzc3dvcmQ6")) out = out.replace(SMTP_LOGIN_RE, keep)
   if (out.includes("addauth")) out = out.replace(ZK_ADDAUTH_RE, keep)
-  if (/community|com2sec/i.test(out)) out = out.replace(SNMP_COMMUNITY_RE, keep)
+  if (out.includes("ommunity") || out.includes("OMMUNITY") || out.includes("com2sec"))
+    out = out.replace(SNMP_COMMUNITY_RE, keep)
   return out
 }
