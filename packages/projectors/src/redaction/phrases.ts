@@ -102,26 +102,17 @@ const SET_SECRET_RE = new RegExp(
 const isPasswordLiteral = (value: string): boolean =>
   PASSWORD_SHAPED_RE.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z][\w+.-]*:\/\//i.test(value)
 
-const hasQuote = (text: string): boolean => text.includes('"') || text.includes("'")
-
 /** Password keys in other languages (non-ASCII or with blanks; any text). */
 const redactForeignKeys = (text: string): string =>
   !ASCII_ONLY_RE.test(text) || text.includes("de passe") ? text.replace(FOREIGN_KEY_RE, `$1${SECRET}`) : text
 
-/** One-time codes; every phrase holds "code" or a `hasKeyHint` word (otp, token, pin, pass, auth). */
-const redactOneTimeCodes = (text: string, hint: boolean): string =>
-  (hint || text.includes("ode") || text.includes("ODE")) && ONE_TIME_HINT_RE.test(text)
-    ? text.replace(ONE_TIME_CODE_RE, `$1${SECRET}`)
-    : text
+/** One-time codes (the caller has seen `code`, `otp`, `mfa`, `2fa` or `one-time`). */
+const redactOneTimeCodes = (text: string): string =>
+  ONE_TIME_HINT_RE.test(text) ? text.replace(ONE_TIME_CODE_RE, `$1${SECRET}`) : text
 
-/** Quoted passwords in prose, credential pairs and HMACs (text with a secret key word). */
-const redactProse = (text: string): string => {
+/** Credential pairs and HMACs (the caller has seen `cred` or `sig`). */
+const redactPairsAndSignatures = (text: string): string => {
   let out = text
-  if (hasQuote(out) && /passw|passphrase/i.test(out)) {
-    out = out.replace(QUOTED_PROSE_RE, (whole, head: string, q: string, value: string) =>
-      NOT_A_PASSWORD_RE.test(value.trim()) ? whole : `${head}${q}${SECRET}${q}`
-    )
-  }
   if (/cred/i.test(out)) {
     out = out.replace(CREDENTIAL_PAIR_RE, (whole, head: string, value: string) =>
       PASSWORD_SHAPED_RE.test(value) ? `${head}${SECRET}` : whole
@@ -130,9 +121,16 @@ const redactProse = (text: string): string => {
   return /sig/i.test(out) ? out.replace(HMAC_RE, `$1${SECRET}`) : out
 }
 
-/** Literals in code: a secret key's fallback or default, the password of an auth pair. */
+/** Quoted passwords in prose (the caller has seen a quote). */
+const redactQuotedProse = (text: string): string =>
+  /passw|passphrase/i.test(text)
+    ? text.replace(QUOTED_PROSE_RE, (whole, head: string, q: string, value: string) =>
+        NOT_A_PASSWORD_RE.test(value.trim()) ? whole : `${head}${q}${SECRET}${q}`
+      )
+    : text
+
+/** Literals in code: a secret key's fallback or default, the password of an auth pair (quoted text). */
 const redactCodeLiterals = (text: string): string => {
-  if (!hasQuote(text)) return text
   const literal = (whole: string, head: string, q: string, value: string): string =>
     isPasswordLiteral(value) ? `${head}${q}${SECRET}${q}` : whole
   let out = text
@@ -150,20 +148,33 @@ const redactCodeLiterals = (text: string): string => {
  * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
  */
 export const redactPhrasePasswords = (text: string, hint: boolean): string => {
-  const out = redactCredentialFiles(redactOneTimeCodes(redactForeignKeys(text), hint))
-  return hint ? redactSecretSettingCommands(redactCodeLiterals(redactProse(out))) : out
+  let out = redactForeignKeys(text)
+  // One scan for the words of the families below that need no key word (most texts have none).
+  if (LEAD_WORDS_RE.test(out)) out = redactCredentialFiles(redactOneTimeCodes(out))
+  if (PGPASS_HINT_RE.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
+  if (!hint) return out
+  // Each group behind one scan for its words.
+  if (/cred|sig/i.test(out)) out = redactPairsAndSignatures(out)
+  if ((out.includes('"') || out.includes("'")) && QUOTED_FAMILIES_RE.test(out))
+    out = redactCodeLiterals(redactQuotedProse(out))
+  if (SECRET_SETTING_HINT_RE.test(out)) out = redactSecretSettingCommands(out)
+  return out
 }
+
+/** What quoted prose or a code literal needs besides a quote. */
+const QUOTED_FAMILIES_RE = /passw|passphrase|auth|\|\||\?\?|[ \t]or[ \t]|get(?:env)?\(|fetch\(/i
+/** What a secret-storing command holds. */
+const SECRET_SETTING_HINT_RE = /<<<|--value|--body|--secret-string|\b(?:set|add|put)[ \t]/i
+
+/** A word that one-time codes, `::add-mask::` or `SecretID` lines hold (case as they print it). */
+const LEAD_WORDS_RE = /ode|ODE|otp|OTP|Otp|mfa|MFA|2fa|2FA|one[- ]time|add-mask|ecret[ _-]?I[Dd]/
+/** A `.pgpass` shape: four fields then a fifth (a clock time `10:00:00` stops at the third). */
+const PGPASS_HINT_RE = /:(?:\d{1,5}|\*):[^:\s]{1,63}:[^:\s]{1,63}:[^\s:]/
 
 /** Values handed to a command that stores a secret (`<<<`, `--value`, `set KEY VALUE`). */
 const redactSecretSettingCommands = (text: string): string => {
   let out = text
-  if (
-    out.includes("<<<") ||
-    out.includes(" --value") ||
-    out.includes(" --body") ||
-    out.includes("--secret-string")
-  )
-    out = out.replace(SECRET_VALUE_FLAG_RE, `$1${SECRET}`)
+  if (/<<<|--value|--body|--secret-string/.test(out)) out = out.replace(SECRET_VALUE_FLAG_RE, `$1${SECRET}`)
   if (/\b(?:set|add|put)[ \t]/i.test(out)) {
     out = out.replace(
       SET_SECRET_RE,
@@ -185,13 +196,10 @@ const redactSecretSettingCommands = (text: string): string => {
   return out
 }
 
-/** `.pgpass` lines and `::add-mask::` values (no key word in either). */
+/** `::add-mask::` values and `SecretID` lines (no key word in either). */
 const redactCredentialFiles = (text: string): string => {
   let out = text
   if (out.includes("::add-mask::")) out = out.replace(ADD_MASK_RE, `$1${SECRET}`)
-  // Four fields then a fifth (a clock time `10:00:00` stops at the third).
-  if (/:(?:\d{1,5}|\*):[^:\s]{1,63}:[^:\s]{1,63}:[^\s:]/.test(out))
-    out = out.replace(PGPASS_RE, `$1${SECRET}`)
   if (/secret[ _-]?id/i.test(out)) out = out.replace(SECRET_ID_RE, `$1${SECRET}`)
   return out
 }

@@ -35,7 +35,11 @@ const SNMP_COMMUNITY_RE = new RegExp(
 
 const keep = (_whole: string, kept: string): string => `${kept}${SECRET}`
 
+/** Any command word below (one scan: most texts have none). */
+const PROTOCOL_HINT_RE = /SETUSER|setuser|PASS|LOGIN|UGFzc3dvcmQ6|addauth|ommunity|OMMUNITY|com2sec/
+
 export const redactProtocolPasswords = (text: string): string => {
+  if (!PROTOCOL_HINT_RE.test(text)) return text
   let out = text
   if (out.includes("SETUSER") || out.includes("setuser"))
     out = out.replace(ACL_LINE_RE, (line) => line.replace(ACL_PASSWORD_RE, `$1${SECRET}`))
