@@ -143,24 +143,6 @@ const redactCodeLiterals = (text: string): string => {
   return out
 }
 
-/**
- * Each rule runs only on text holding its words (one cheap test each); `hint` is `hasKeyHint`
- * of the text, which every rule's words but the one-time codes' and the foreign keys' contain.
- */
-export const redactPhrasePasswords = (text: string, hint: boolean): string => {
-  let out = redactForeignKeys(text)
-  // One scan for the words of the families below that need no key word (most texts have none).
-  if (LEAD_WORDS_RE.test(out)) out = redactCredentialFiles(redactOneTimeCodes(out))
-  if (PGPASS_HINT_RE.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
-  if (!hint) return out
-  // Each group behind one scan for its words.
-  if (/cred|sig/i.test(out)) out = redactPairsAndSignatures(out)
-  if ((out.includes('"') || out.includes("'")) && QUOTED_FAMILIES_RE.test(out))
-    out = redactCodeLiterals(redactQuotedProse(out))
-  if (SECRET_SETTING_HINT_RE.test(out)) out = redactSecretSettingCommands(out)
-  return out
-}
-
 /** What quoted prose or a code literal needs besides a quote. */
 const QUOTED_FAMILIES_RE = /passw|passphrase|auth|\|\||\?\?|[ \t]or[ \t]|get(?:env)?\(|fetch\(/i
 /** What a secret-storing command holds. */
@@ -201,5 +183,23 @@ const redactCredentialFiles = (text: string): string => {
   let out = text
   if (out.includes("::add-mask::")) out = out.replace(ADD_MASK_RE, `$1${SECRET}`)
   if (/secret[ _-]?id/i.test(out)) out = out.replace(SECRET_ID_RE, `$1${SECRET}`)
+  return out
+}
+
+/**
+ * Each group of rules runs only on text holding its words (one scan per group); `hint` is
+ * `hasKeyHint` of the text, which every group's words contain but the first three's.
+ */
+export const redactPhrasePasswords = (text: string, hint: boolean): string => {
+  let out = redactForeignKeys(text)
+  // One scan for the words of the families below that need no key word (most texts have none).
+  if (LEAD_WORDS_RE.test(out)) out = redactCredentialFiles(redactOneTimeCodes(out))
+  if (PGPASS_HINT_RE.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
+  if (!hint) return out
+  // Each group behind one scan for its words.
+  if (/cred|sig/i.test(out)) out = redactPairsAndSignatures(out)
+  if ((out.includes('"') || out.includes("'")) && QUOTED_FAMILIES_RE.test(out))
+    out = redactCodeLiterals(redactQuotedProse(out))
+  if (SECRET_SETTING_HINT_RE.test(out)) out = redactSecretSettingCommands(out)
   return out
 }
