@@ -118,7 +118,9 @@ const DIAGNOSIS_PATTERNS: ReadonlyArray<RegExp> = [
   /\bnot (?:going|coming|getting) (?:out|in|through)\b|\b(?:logged|kicked|signed) out\b/,
   /\b(?:is|are|was|were|came back|comes? back|returns?|returning|shows?|showing) empty\b|\bempty (?:results?|responses?|pages?|carts?|lists?|body|bodies)\b/,
   /\bforever\b|\b(?:constantly|continuously|repeatedly|over and over)\b/,
-  /\bexpired\b|\bstale\b|\boutdated\b|\bout[ -]of[ -]date\b/
+  /\bexpired\b|\bstale\b|\boutdated\b|\bout[ -]of[ -]date\b/,
+  // where the time goes, and incident words
+  /\bbottleneck\w*|\bcontention\b|\bslowdowns?\b|\bhot ?spots?\b|\brca\b|\bsev ?[0-4]\b/
 ]
 
 /**
