@@ -1053,5 +1053,23 @@ export const REDACTION_CASES: ReadonlyArray<RedactionCase> = [
     line: "rabbitmqadmin -H mq -u admin -p Rm2Qa5Dm8Pw list queues; vsql -U dbadmin -w Vs5Ql8Wp1Dx; xfreerdp /v:w /u:admin /p:Xf6Re9Rd2Pw; lftp -u deploy,Lf7Tp0Pw3Cm sftp://f; ssh-keygen -p -f k -P Ol1dPw2 -N Ne3wPw4\nssh -p 2222 -l admin b; docker run -u 1000 -p 8080:80 nginx; psql -U app -p 5432 -h db; mysql -u root -p -h db shop; nc -u -p 5000 host",
     gone: ["Rm2Qa5Dm8Pw", "Vs5Ql8Wp1Dx", "Xf6Re9Rd2Pw", "Lf7Tp0Pw3Cm", "Ol1dPw2", "Ne3wPw4"],
     stay: ["ssh -p 2222", "-p 8080:80", "-p 5432", "mysql -u root -p -h db", "nc -u -p 5000"]
+  },
+  {
+    source: "keys",
+    line: "signing key: Sg1Kq4Yx; 2FA backup codes: 8815-2261 0931-7714\nseed phrase: zoo wrong vessel tongue spend smart\nBitLocker recovery key 482193-117502-660341-903817-225804-731650\nwallet private key 0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f\nlicense key expired on 2026-01-01; seed phrase backup reminder sent; status code 200-299",
+    gone: [
+      "Sg1Kq4Yx",
+      "8815-2261",
+      "0931-7714",
+      "zoo wrong vessel",
+      "482193-117502",
+      "8da4ef21b864d2cc526dbdb2a120bd28"
+    ],
+    stay: [
+      "signing key:",
+      "license key expired on 2026-01-01",
+      "seed phrase backup reminder sent",
+      "status code 200-299"
+    ]
   }
 ]

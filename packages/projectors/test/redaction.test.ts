@@ -166,6 +166,10 @@ describe("redactText: realistic log lines", () => {
       "SecretID: ".repeat(104857),
       `x -u a ${"-p bbbbbbbb ".repeat(87381)}`,
       " -u a -p".repeat(116508),
+      "signing key: ".repeat(80659),
+      `seed phrase: ${"w ".repeat(1 << 19)}`,
+      `key ${"abcd-".repeat(209715)}`,
+      "key abcd-".repeat(116508),
       // cards.ts
       "4".repeat(1 << 20),
       "4111 ".repeat(209715),

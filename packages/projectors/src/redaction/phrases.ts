@@ -98,6 +98,32 @@ const SET_SECRET_RE = new RegExp(
   "gi"
 )
 
+/**
+ * Keys, codes and phrases named by two words and `:` or `=` (`signing key: X`, `recovery key =
+ * 4821-...`, `backup codes: a b c`, `seed phrase: w1 w2 ...`): one value after a key, code or pin,
+ * the rest of the clause (to `;` or the line's end) after codes and phrases.
+ */
+const NAMED = String.raw`\b(?:encryption|private|master|secret|signing|api|access|license|licence|recovery|product|activation|serial|backup|unlock|wallet|seed|mnemonic)[ ]`
+const NAMED_SEP = String.raw`[ \t]*[:=](?![:=>])(?![ \t]*[<'"])[ \t]*`
+const NAMED_SINGLE_RE = new RegExp(String.raw`(${NAMED}(?:key|code|pin)${NAMED_SEP})([^\s;,'"]{1,256})`, "gi")
+const NAMED_LIST_RE = new RegExp(
+  String.raw`(${NAMED}(?:codes|phrase|words)${NAMED_SEP})([^\s;'"][^\r\n;'"]{0,511})`,
+  "gi"
+)
+const NAMED_QUOTED_RE = new RegExp(
+  String.raw`(${NAMED}(?:key|code|pin|codes|phrase|words)[ \t]*[:=](?![:=>])[ \t]*)${QUOTED}`,
+  "gi"
+)
+/** States, not values: `license key: expired`. */
+const NOT_A_VALUE_RE = /^(?:none|null|empty|expired|missing|required|invalid|\*+)$/i
+const NAMED_KEY_HINT_RE = / (?:key|code|codes|pin|phrase|words)[ \t]*[:=]/i
+/**
+ * A grouped key right after `key` or `code` with no separator (`BitLocker recovery key
+ * 123456-...`, `product key VK7JG-...`): four or more dash-joined groups; not a UUID.
+ */
+const GROUPED_KEY_RE =
+  /(\b(?:key|code)[ \t]+)(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b)[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){3,11}(?![\w-])/gi
+
 /** A literal that reads as a password, not a name (`DB_PASSWORD`) or a word (`bearer`). */
 const isPasswordLiteral = (value: string): boolean =>
   PASSWORD_SHAPED_RE.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z][\w+.-]*:\/\//i.test(value)
@@ -178,6 +204,18 @@ const redactSecretSettingCommands = (text: string): string => {
   return out
 }
 
+/** Two-word key, code and phrase names (the caller has seen one): see {@link NAMED_SINGLE_RE}. */
+const redactNamedKeys = (text: string): string => {
+  const value = (whole: string, head: string, found: string): string => {
+    const trimmed = found.trimEnd()
+    return NOT_A_VALUE_RE.test(trimmed) ? whole : `${head}${SECRET}${found.slice(trimmed.length)}`
+  }
+  return text
+    .replace(NAMED_QUOTED_RE, `$1"${SECRET}"`)
+    .replace(NAMED_SINGLE_RE, value)
+    .replace(NAMED_LIST_RE, value)
+}
+
 /** `::add-mask::` values and `SecretID` lines (no key word in either). */
 const redactCredentialFiles = (text: string): string => {
   let out = text
@@ -195,6 +233,8 @@ export const redactPhrasePasswords = (text: string, hint: boolean): string => {
   // One scan for the words of the families below that need no key word (most texts have none).
   if (LEAD_WORDS_RE.test(out)) out = redactCredentialFiles(redactOneTimeCodes(out))
   if (PGPASS_HINT_RE.test(out)) out = out.replace(PGPASS_RE, `$1${SECRET}`)
+  if (NAMED_KEY_HINT_RE.test(out)) out = redactNamedKeys(out)
+  if (/(?:key|code)[ \t]+[A-Za-z0-9]{4,8}-/i.test(out)) out = out.replace(GROUPED_KEY_RE, `$1${SECRET}`)
   if (!hint) return out
   // Each group behind one scan for its words.
   if (/cred|sig/i.test(out)) out = redactPairsAndSignatures(out)

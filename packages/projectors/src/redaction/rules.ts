@@ -113,7 +113,7 @@ export const redactTokenShapes = (text: string): string => {
 
 /** Key words whose value is secret whatever it looks like; both lists below start with them. */
 const PASSWORD_KEY_WORDS =
-  "passw(?:or)?d|passphrase|psk|pre[_-]?shared[_-]?key|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key"
+  "passw(?:or)?d|passphrase|mnemonic|seed[_-]?phrase|recovery[_-]?phrase|psk|pre[_-]?shared[_-]?key|cvv|cvc|^pw$|[_.-]pw$|passwort|kennwort|wachtwoord|motdepasse|mot_de_passe|contrasena|senha|haslo|passord|sifre|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|shared[_-]?access|app(?:lication)?[_-]?key"
 
 /**
  * Key words that make the value of a `key=value` / `key: value` / JSON field secret ("password"
@@ -343,7 +343,7 @@ const redactInnerObject = (block: string): string =>
  * every ASCII spelling of "password" it accepts in other languages (`Kennwort`, `senha`, `haslo`).
  */
 const KEY_HINT_RE =
-  /pass|pwd|pw\b|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|psk|cvv|cvc|wort|woord|senha|contrase|haslo|sifre/i
+  /pass|pwd|pw\b|secret|token|key|credential|auth|cred|session|cookie|bearer|sig|otp|pin|psk|cvv|cvc|mnemonic|phrase|wort|woord|senha|contrase|haslo|sifre/i
 /** Whether 32 hex digits start at `i` (optionally after a quote): a key under any name. */
 const hex32At = (text: string, i: number): boolean => {
   let k = i
@@ -647,7 +647,7 @@ const VALUE_KEY_WORD_RE = /passw|pwd|secret|token|key$|credential/i
 
 const isHighEntropy = (value: string): boolean => {
   if (value.length < 16) return false
-  if (/^[0-9a-fA-F]+$/.test(value)) return true
+  if (/^(?:0x)?[0-9a-fA-F]+$/.test(value)) return true
   const digits = /\d/.test(value)
   const letters = /[A-Za-z]/.test(value)
   if (!digits || !letters) return false

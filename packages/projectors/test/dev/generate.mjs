@@ -1153,6 +1153,49 @@ addRows([
   ]
 ])
 
+// An eleventh blind batch (Dec 1, keys, codes and phrases): 10/13 leaked; tuned on since.
+addRows([
+  ["batch:dec1j", "license key: ABCDE-12345-FGHIJ-67890-KLMNO", "ABCDE-12345-FGHIJ-67890-KLMNO"],
+  ["batch:dec1j", "product_key=Q7X2M-9PLKT-4WZR8-HN3VB-6DCY5", "Q7X2M-9PLKT-4WZR8-HN3VB-6DCY5"],
+  [
+    "batch:dec1j",
+    "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",
+    "abandon ability able about above absent"
+  ],
+  [
+    "batch:dec1j",
+    'mnemonic="legal winner thank year wave sausage worth useful legal winner thank yellow"',
+    "legal winner thank year wave sausage"
+  ],
+  [
+    "batch:dec1j",
+    "wallet private key 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+  ],
+  [
+    "batch:dec1j",
+    "POST /oauth/token grant_type=client_credentials&client_id=abc&client_secret=Cs9Ec2Rt5Oa",
+    "Cs9Ec2Rt5Oa"
+  ],
+  [
+    "batch:dec1j",
+    'POST /token body={"grant_type":"refresh_token","refresh_token":"1//Rt3Fr6Sh9Tk0Ab"}',
+    "1//Rt3Fr6Sh9Tk0Ab"
+  ],
+  ["batch:dec1j", "encryption key: 3q2+7w==", "3q2+7w=="],
+  ["batch:dec1j", "backup codes: 1234-5678 2345-6789 3456-7890", "1234-5678"],
+  [
+    "batch:dec1j",
+    "recovery key: RK12-ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ01",
+    "RK12-ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ01"
+  ],
+  [
+    "batch:dec1j",
+    "BitLocker recovery key 123456-123456-123456-123456-123456-123456-123456-123456",
+    "123456-123456-123456-123456-123456-123456-123456-123456"
+  ]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 console.log(`wrote ${out.length} lines to ${file}`)

@@ -1157,6 +1157,33 @@ addKeeps("cli-pair-ordinary", [
   ["ps -u www -p 1234,5678 -o pid,cmd", ["-p 1234,5678"]]
 ])
 
+// Written (Dec 1) before two-word key/code/phrase names, grouped keys and seed phrases were read; never tuned on.
+addRows([
+  ["grouped key", "Windows product key: VK7JG-NPHTM-C97JM-9MPGT-3V66T", "VK7JG-NPHTM-C97JM-9MPGT-3V66T"],
+  [
+    "grouped key",
+    "recovery key = 482193-117502-660341-903817-225804-731650-018462-579031",
+    "482193-117502-660341-903817-225804-731650-018462-579031"
+  ],
+  [
+    "seed phrase",
+    "secret recovery phrase: zoo wrong vessel tongue spend smart river pony nurse mother lunch lamp",
+    "zoo wrong vessel tongue spend smart"
+  ],
+  [
+    "hex private key",
+    "eth private key: 0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f",
+    "8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f"
+  ],
+  ["two-word key", "signing key: Sg1Kq4Yx", "Sg1Kq4Yx"],
+  ["backup codes", "2FA backup codes: 8815-2261 0931-7714 5522-0098", "8815-2261"]
+])
+addKeeps("keys-ordinary", [
+  ["license key expired on 2026-01-01, renew it", ["license key expired on 2026-01-01, renew it"]],
+  ["request id: 1b4e28ba-2fa1-11d2-883f-0016d3cca427", ["request id:"]],
+  ["seed phrase backup reminder sent", ["seed phrase backup reminder sent"]]
+])
+
 const file = join(import.meta.dirname, "corpus.jsonl")
 writeFileSync(file, out.map((c, i) => JSON.stringify({ id: i, ...c })).join("\n") + "\n")
 const secretLines = out.filter((c) => c.secrets.length > 0).length
