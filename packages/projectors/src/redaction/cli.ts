@@ -1,4 +1,4 @@
-import { PLACEHOLDERS } from "./placeholders.js"
+import { keepThenSecret, PLACEHOLDERS } from "./placeholders.js"
 
 /**
  * Passwords given to command-line tools by their own short options, which no key word names:
@@ -20,16 +20,18 @@ export const QUOTED = `(?:'[^'\\r\\n]{1,256}'|"[^"\\r\\n]{1,256}")`
  * too: a literal password may start with `$`, and a variable's name costs nothing to hide.
  */
 const VALUE = `(?:${QUOTED}|(?![-<'"])[^\\s'"]{1,256})`
-/** An attached value may start with `-` (`-p-x`: the password is `-x`). */
-const ATTACHED_VALUE = `(?:${QUOTED}|(?![<'"])[^\\s'"]{1,256})`
+/**
+ * Any value: quoted, or a bare word that is not a placeholder; it may start with `-` (an attached
+ * value, `-p-x`: the password is `-x`; shared with protocols.ts).
+ */
+export const ANY_VALUE = `(?:${QUOTED}|(?![<'"])[^\\s'"]{1,256})`
 
 /** `-x VALUE` or `-xVALUE`: the option and the blanks after it kept (group 1), the value replaced. */
 const option = (flags: string): RegExp => new RegExp(`((?<=[ \\t])(?:${flags})[ \\t]*)${VALUE}`, "g")
 /** `-x VALUE` only (an attached value would be another option cluster). */
 const spacedOption = (flags: string): RegExp => new RegExp(`((?<=[ \\t])(?:${flags})[ \\t]+)${VALUE}`, "g")
 /** `-x` with the value attached only (alone, the tool prompts). */
-const attachedOption = (flags: string): RegExp =>
-  new RegExp(`((?<=[ \\t])(?:${flags}))${ATTACHED_VALUE}`, "g")
+const attachedOption = (flags: string): RegExp => new RegExp(`((?<=[ \\t])(?:${flags}))${ANY_VALUE}`, "g")
 
 /** `user:X` / `user%X` after `flags`: the user (and a quote) kept, X replaced. */
 const userPassword = (flags: string, separator: string): RegExp =>
@@ -321,7 +323,6 @@ export const redactCliPasswords = (text: string): string => {
     pieces.push(out.slice(last))
     out = pieces.join("")
   }
-  if (out.includes("stdin") || out.includes("chpasswd"))
-    out = out.replace(STDIN_RE, (_whole, kept: string) => `${kept}${SECRET}`)
+  if (out.includes("stdin") || out.includes("chpasswd")) out = out.replace(STDIN_RE, keepThenSecret)
   return redactUserPasswordPairs(out)
 }

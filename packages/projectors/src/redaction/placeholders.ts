@@ -14,3 +14,6 @@ export const PLACEHOLDERS = {
 } as const
 /** A typed placeholder that replaces a redacted value (`<SECRET>`, `<IP>`, `<HOST>`, ...). */
 export type Placeholder = (typeof PLACEHOLDERS)[keyof typeof PLACEHOLDERS]
+
+/** A `replace` callback for rules whose group 1 is kept in front of the secret it replaces. */
+export const keepThenSecret = (_whole: string, kept: string): string => `${kept}${PLACEHOLDERS.secret}`

@@ -1,5 +1,5 @@
-import { QUOTED } from "./cli.js"
-import { PLACEHOLDERS } from "./placeholders.js"
+import { ANY_VALUE as VALUE } from "./cli.js"
+import { keepThenSecret as keep, PLACEHOLDERS } from "./placeholders.js"
 
 /**
  * Passwords that protocol transcripts and network configs carry by position: Redis `ACL SETUSER
@@ -10,7 +10,6 @@ import { PLACEHOLDERS } from "./placeholders.js"
  */
 
 const SECRET = PLACEHOLDERS.secret
-const VALUE = `(?:${QUOTED}|(?![<'"])[^\\s'"]{1,256})`
 
 /** `>X` adds password X to a Redis ACL user (`#<sha256>` adds a hash: kept). */
 const ACL_PASSWORD_RE = /((?:^|[ \t])>)(?!<)[^\s]{1,256}/g
@@ -32,8 +31,6 @@ const SNMP_COMMUNITY_RE = new RegExp(
   `((?:^|[ \\t])(?:snmp-server[ \\t]+community|r[ow]community6?|com2sec6?[ \\t]+\\S+[ \\t]+\\S+)[ \\t]+)${VALUE}`,
   "gim"
 )
-
-const keep = (_whole: string, kept: string): string => `${kept}${SECRET}`
 
 /** Any command word below (one scan: most texts have none). */
 const PROTOCOL_HINT_RE = /SETUSER|setuser|PASS|LOGIN|UGFzc3dvcmQ6|addauth|ommunity|OMMUNITY|com2sec/

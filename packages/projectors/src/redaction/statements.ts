@@ -1,5 +1,5 @@
 import { QUOTED } from "./cli.js"
-import { PLACEHOLDERS } from "./placeholders.js"
+import { keepThenSecret as keep } from "./placeholders.js"
 
 /**
  * Passwords that SQL statements and Redis commands carry by syntax, with no `key=` in front:
@@ -11,7 +11,6 @@ import { PLACEHOLDERS } from "./placeholders.js"
  * left alone.
  */
 
-const SECRET = PLACEHOLDERS.secret
 /** A quoted value or a bare word that is not a placeholder. */
 const VALUE = `(?:${QUOTED}|(?![<'"])[^\\s'";,)]{1,256})`
 
@@ -66,8 +65,6 @@ const SENTINEL_RE = new RegExp(
   `(\\bsentinel[ \\t]+(?:auth-pass[ \\t]+\\S+|set[ \\t]+\\S+[ \\t]+auth-pass|sentinel-pass)[ \\t]+)${VALUE}`,
   "gi"
 )
-
-const keep = (_whole: string, kept: string): string => `${kept}${SECRET}`
 
 /**
  * `keyHint`: whether the text holds a secret key word (`pass`, `auth`, ...; rules.ts
